@@ -1,0 +1,19 @@
+// Argument checks shared by the entry points: all of them run before the GPU is touched.
+#pragma once
+
+#include "registry.h"
+
+#define MM_TRY(expr)                          \
+    do {                                      \
+        mm_status status_ = (expr);           \
+        if (status_ != MM_OK) return status_; \
+    } while (0)
+
+// MM_ERR_NO_DEVICE with the driver's reason when no CUDA device can be used.
+mm_status require_device();
+
+mm_status check_dimension(const char* name, int64_t value);
+
+// Checks dimensions, leading dimensions and pointers, then the device and the kernel's requirement.
+mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* B, int64_t ldb, const float* C, int64_t ldc);

@@ -1,0 +1,46 @@
+"""matmul-opt: a ladder of CUDA SGEMM kernels, from the textbook loop to cuBLAS, callable from NumPy.
+
+    import numpy as np, matmul_opt
+    C = matmul_opt.run('optimized', A, B)   # A, B: 2-D float32 arrays
+
+Importing never touches the GPU or needs the compiled library; the first call loads libmatmul.so.
+"""
+from ._library import (
+    CudaError,
+    DeviceMemoryError,
+    KernelUnavailableError,
+    LibraryNotFoundError,
+    MatmulError,
+    NoDeviceError,
+)
+from .api import (
+    BenchmarkResult,
+    DeviceInfo,
+    KernelInfo,
+    benchmark,
+    device_info,
+    kernel_available,
+    kernel_names,
+    kernels,
+    run,
+    tolerance,
+)
+
+__all__ = [
+    "BenchmarkResult",
+    "CudaError",
+    "DeviceInfo",
+    "DeviceMemoryError",
+    "KernelInfo",
+    "KernelUnavailableError",
+    "LibraryNotFoundError",
+    "MatmulError",
+    "NoDeviceError",
+    "benchmark",
+    "device_info",
+    "kernel_available",
+    "kernel_names",
+    "kernels",
+    "run",
+    "tolerance",
+]

@@ -1,0 +1,118 @@
+"""ctypes binding of libmatmul.so: loading, signatures, and status codes turned into exceptions."""
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from pathlib import Path
+
+LIBRARY_ENV = "MATMUL_OPT_LIBRARY"
+_DEFAULT_PATH = Path(__file__).with_name("libmatmul.so")
+
+
+class MatmulError(RuntimeError):
+    """A failure reported by libmatmul; `status` is the C status code, the message is the library's."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+class LibraryNotFoundError(MatmulError, OSError):
+    """libmatmul.so is missing or cannot be loaded."""
+
+
+class NoDeviceError(MatmulError):
+    """No CUDA device or no usable driver."""
+
+
+class KernelUnavailableError(MatmulError):
+    """The kernel cannot run on this machine (for example cuBLAS is not installed)."""
+
+
+class DeviceMemoryError(MatmulError, MemoryError):
+    """A device allocation failed; the message names the bytes asked for and the bytes free."""
+
+
+class CudaError(MatmulError):
+    """Any other CUDA failure, carrying CUDA's own message."""
+
+
+# Status codes of cuda/matmul.h.
+_OK, _INVALID_ARGUMENT, _UNKNOWN_KERNEL, _OUT_OF_MEMORY, _NO_DEVICE, _UNAVAILABLE, _CUDA = range(7)
+
+
+class DeviceInfoStruct(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char * 256),
+        ("sm_count", ctypes.c_int),
+        ("compute_capability_major", ctypes.c_int),
+        ("compute_capability_minor", ctypes.c_int),
+        ("total_memory_bytes", ctypes.c_uint64),
+        ("free_memory_bytes", ctypes.c_uint64),
+        ("sm_clock_khz", ctypes.c_int),
+        ("fp32_lanes_per_sm", ctypes.c_int),
+        ("driver_version", ctypes.c_int),
+        ("runtime_version", ctypes.c_int),
+    ]
+
+
+_i64, _int, _status = ctypes.c_int64, ctypes.c_int, ctypes.c_int
+_fptr = ctypes.c_void_p
+_SIGNATURES = {
+    "mm_last_error": (ctypes.c_char_p, []),
+    "mm_kernel_count": (_int, []),
+    "mm_kernel_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
+    "mm_kernel_description": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
+    "mm_kernel_arithmetic": (_status, [_int, ctypes.POINTER(_int)]),
+    "mm_kernel_available": (_status, [ctypes.c_char_p]),
+    "mm_matmul_host": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
+    "mm_benchmark": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _int, _int, ctypes.POINTER(ctypes.c_double)]),
+    "mm_device_info_get": (_status, [ctypes.POINTER(DeviceInfoStruct)]),
+}
+
+_lock = threading.Lock()
+_library: ctypes.CDLL | None = None
+
+
+def library_path() -> Path:
+    return Path(os.environ.get(LIBRARY_ENV) or _DEFAULT_PATH)
+
+
+def library() -> ctypes.CDLL:
+    """The loaded library (loaded on first use, so importing matmul_opt never needs it)."""
+    global _library
+    with _lock:
+        if _library is None:
+            path = library_path()
+            if not path.exists():
+                raise LibraryNotFoundError(
+                    f"libmatmul.so not found at {path}. Build it with `invoke build` (or `make`) in the "
+                    f"repository root, or set {LIBRARY_ENV} to its path."
+                )
+            try:
+                lib = ctypes.CDLL(str(path))
+            except OSError as exc:
+                raise LibraryNotFoundError(f"cannot load {path}: {exc}. Rebuild it with `invoke build`.") from exc
+            for name, (restype, argtypes) in _SIGNATURES.items():
+                function = getattr(lib, name)
+                function.restype, function.argtypes = restype, argtypes
+            _library = lib
+        return _library
+
+
+def check(status: int) -> None:
+    """Raise the exception for a non-zero status, with this thread's last-error message."""
+    if status == _OK:
+        return
+    message = (library().mm_last_error() or b"").decode(errors="replace") or f"libmatmul status {status}"
+    exception = {
+        _INVALID_ARGUMENT: ValueError,
+        _UNKNOWN_KERNEL: ValueError,
+        _OUT_OF_MEMORY: DeviceMemoryError,
+        _NO_DEVICE: NoDeviceError,
+        _UNAVAILABLE: KernelUnavailableError,
+    }.get(status, CudaError)
+    if issubclass(exception, MatmulError):
+        raise exception(message, status)
+    raise exception(message)
