@@ -44,6 +44,9 @@ mm_status matmul_host(const KernelEntry* entry, int64_t M, int64_t N, int64_t K,
     MM_TRY(stage_in(dA, A, M, K, lda, dlda, "copying A to the device"));
     MM_TRY(stage_in(dB, B, K, N, ldb, dldb, "copying B to the device"));
     MM_TRY(dC.allocate(sizeof(float) * M * dldc, "allocating C on the device"));
+    // All-ones bytes are a NaN: an element a kernel fails to write can never pass for a result (the pool may
+    // hand back memory that still holds an earlier, correct product).
+    MM_TRY(mm_check_cuda(cudaMemsetAsync(dC.data(), 0xFF, sizeof(float) * M * dldc, kStream), "poisoning C"));
     GemmArgs g{static_cast<int>(M), static_cast<int>(N), static_cast<int>(K), dA.data(), dlda, dB.data(), dldb,
                dC.data(), dldc};
     MM_TRY(run_on_device(*entry, g));

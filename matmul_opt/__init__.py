@@ -13,6 +13,7 @@ from ._library import (
     MatmulError,
     NoDeviceError,
 )
+from . import report
 from .api import (
     BenchmarkResult,
     DeviceInfo,

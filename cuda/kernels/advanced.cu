@@ -12,6 +12,7 @@
 //
 // Rows or leading dimensions that are not 16-byte aligned use the same kernel with scalar guarded loads
 // (kVector = false): the seed's version faulted with a misaligned address there.
+#include "gemm_args.cuh"
 #include "tile_io.cuh"
 
 namespace {
@@ -20,7 +21,8 @@ constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
 constexpr int kThreadsX = BN / TN, kThreadsY = BM / TM, kThreads = kThreadsX * kThreadsY;
 
 template <bool kVector>
-__global__ void __launch_bounds__(kThreads) advanced_kernel(GemmArgs g) {
+// Two resident blocks per SM (128 registers a thread) hide the latency that one barrier per K step exposes.
+__global__ void __launch_bounds__(kThreads, 2) advanced_kernel(GemmArgs g) {
     __shared__ float a_tile[2][BM][BK + 1];
     __shared__ __align__(16) float b_tile[2][BK][BN];
 

@@ -1,0 +1,131 @@
+"""The main job (`python -m matmul_opt`): verify every kernel against float64 NumPy, time it, print a table."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from ._library import MatmulError, NoDeviceError
+from .api import benchmark, device_info, kernel_available, kernels, run, tolerance
+
+# Kernels too slow to be worth timing at the largest sizes (seconds per launch at 16384^3).
+_SLOW = {"naive", "optimized"}
+
+
+def parse_shape(text: str) -> tuple[int, int, int]:
+    """'1024' -> (1024, 1024, 1024); '4095x4097x4093' -> M, N, K."""
+    parts = [int(p) for p in text.lower().split("x")]
+    if len(parts) == 1:
+        parts *= 3
+    if len(parts) != 3 or min(parts) < 1:
+        raise argparse.ArgumentTypeError(f"shape must be N or MxNxK with positive integers, got {text!r}")
+    return tuple(parts)
+
+
+def relative_error(C: np.ndarray, reference: np.ndarray) -> float:
+    """||C - ref||_F / ||ref||_F in float64; NaN if C holds NaN or Inf."""
+    C64 = C.astype(np.float64)
+    if not np.all(np.isfinite(C64)):
+        return float("nan")
+    return float(np.linalg.norm(C64 - reference) / np.linalg.norm(reference))
+
+
+def verify(names: list[str], shape: tuple[int, int, int], rng: np.random.Generator, log) -> dict[str, float]:
+    M, N, K = shape
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    reference = A.astype(np.float64) @ B.astype(np.float64)
+    arithmetic = {info.name: info.arithmetic for info in kernels()}
+    errors = {}
+    log(f"Verification at {M}x{N}x{K}: relative Frobenius error against a float64 NumPy reference")
+    for name in names:
+        error = relative_error(run(name, A, B), reference)
+        bound = tolerance(arithmetic[name], K)
+        errors[name] = error
+        verdict = "ok" if error <= bound else "FAIL"
+        log(f"  {name:<14} {error:9.2e}  (bound {bound:.1e})  {verdict}")
+    return errors
+
+
+def time_all(names: list[str], shapes, repetitions: int, log) -> list[dict]:
+    rows = []
+    for shape in shapes:
+        M, N, K = shape
+        for name in names:
+            if name in _SLOW and M * N * K > 8192**3:
+                continue
+            print(f"  timing {name} at {M}x{N}x{K} ...", file=sys.stderr, flush=True)
+            result = benchmark(name, M, N, K, warmup=3, repetitions=repetitions)
+            rows.append({"kernel": name, "M": M, "N": N, "K": K, "ms": result.ms, "gflops": result.gflops})
+    return rows
+
+
+def format_table(rows: list[dict], peak_gflops: float) -> list[str]:
+    lines = [
+        f"{'shape':<18}{'kernel':<14}{'ms':>10}{'TFLOPS':>9}{'vs naive':>10}{'% cublas':>10}{'% peak':>8}"
+    ]
+    by_shape: dict[tuple, dict[str, dict]] = {}
+    for row in rows:
+        by_shape.setdefault((row["M"], row["N"], row["K"]), {})[row["kernel"]] = row
+    for (M, N, K), group in by_shape.items():
+        naive, cublas = group.get("naive"), group.get("cublas")
+        for name, row in group.items():
+            speedup = f"{naive['ms'] / row['ms']:.2f}x" if naive else "-"
+            vs_cublas = f"{100 * cublas['ms'] / row['ms']:.1f}" if cublas else "-"
+            peak = f"{100 * row['gflops'] / peak_gflops:.1f}" if peak_gflops else "-"
+            lines.append(
+                f"{f'{M}x{N}x{K}':<18}{name:<14}{row['ms']:>10.4f}{row['gflops'] / 1e3:>9.2f}"
+                f"{speedup:>10}{vs_cublas:>10}{peak:>8}"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m matmul_opt", description=__doc__)
+    parser.add_argument("--sizes", nargs="+", type=parse_shape, default=[(1024, 1024, 1024)],
+                        help="shapes to time: N for NxNxN or MxNxK (default 1024)")
+    parser.add_argument("--kernels", nargs="+", help="kernels to run (default: all available)")
+    parser.add_argument("--verify-size", type=parse_shape, default=(1024, 1024, 1024),
+                        help="shape of the correctness check (default 1024)")
+    parser.add_argument("--repetitions", type=int, default=10, help="timed rounds per measurement (median)")
+    parser.add_argument("--json", help="also write the measurements to this JSON file")
+    args = parser.parse_args(argv)
+
+    try:
+        device = device_info()
+    except (NoDeviceError, MatmulError) as exc:
+        print(f"matmul_opt: cannot run without a usable GPU: {exc}", file=sys.stderr)
+        return 2
+    known = [info.name for info in kernels()]
+    names = args.kernels or known
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        parser.error(f"unknown kernel(s) {', '.join(unknown)}; valid kernels: {', '.join(known)}")
+    skipped = [name for name in names if not kernel_available(name)]
+    names = [name for name in names if name not in skipped]
+
+    print(f"Device: {device.name}, {device.sm_count} SMs, compute capability {device.compute_capability[0]}."
+          f"{device.compute_capability[1]}, {device.sm_clock_mhz:.0f} MHz, "
+          f"{device.total_memory_bytes / 2**30:.1f} GiB; FP32 FMA peak {device.fp32_peak_gflops / 1e3:.1f} TFLOPS")
+    for name in skipped:
+        print(f"Skipping {name}: not available here")
+    started = time.perf_counter()
+    errors = verify(names, args.verify_size, np.random.default_rng(), print)
+    print("\nTiming: CUDA events, median of rounds of back-to-back launches after warm-up, "
+          "device-resident random inputs")
+    rows = time_all(names, args.sizes, args.repetitions, print)
+    for line in format_table(rows, device.fp32_peak_gflops):
+        print(line)
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump({"device": device.name, "errors": errors, "timings": rows}, handle, indent=1)
+    arithmetic = {info.name: info.arithmetic for info in kernels()}
+    failed = [n for n, e in errors.items() if not e <= tolerance(arithmetic[n], args.verify_size[2])]
+    if failed:
+        print(f"FAILED verification: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,47 @@
+"""Test tiers: everything runs everywhere except tests marked `gpu`, which skip with the reason where no CUDA
+device can be used (the CPU tier is what CI runs; the GPU tier runs on the H200)."""
+import functools
+
+import numpy as np
+import pytest
+
+import matmul_opt
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_unavailable_reason() -> str | None:
+    try:
+        matmul_opt.device_info()
+    except matmul_opt.MatmulError as exc:
+        return str(exc)
+    return None
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a CUDA device; skipped with the reason where none is usable")
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = gpu_unavailable_reason()
+    if reason is None:
+        return
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def rng():
+    """Fresh random inputs every run; the seed is printed on failure so a case can be replayed."""
+    seed = np.random.SeedSequence().entropy
+    print(f"numpy seed: {seed}")
+    return np.random.default_rng(seed)
+
+
+def random_matrix(rng, rows, columns):
+    return rng.uniform(-1, 1, (rows, columns)).astype(np.float32)
+
+
+def relative_error(C, reference):
+    return matmul_opt.report.relative_error(C, reference)

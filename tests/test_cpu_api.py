@@ -1,0 +1,210 @@
+"""CPU tier: the library builds and loads, the registry is coherent, and every class of bad input is refused
+with a clear Python exception before the GPU is touched (so these pass on machines without a GPU)."""
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import matmul_opt
+from matmul_opt import _library
+
+
+
+def good_pair(rng, M=4, K=3, N=5):
+    return (rng.uniform(-1, 1, (M, K)).astype(np.float32), rng.uniform(-1, 1, (K, N)).astype(np.float32))
+
+
+def test_library_exports_an_entry_point_pair_per_registered_kernel():
+    lib = _library.library()
+    for info in matmul_opt.kernels():
+        assert hasattr(lib, f"mm_{info.name}_host"), info.name
+        assert hasattr(lib, f"mm_{info.name}_device"), info.name
+
+
+def test_registry_lists_the_seed_rungs_and_baselines_once_each():
+    infos = matmul_opt.kernels()
+    names = [info.name for info in infos]
+    assert names[:3] == ["naive", "optimized", "advanced"]
+    assert {"cublas", "cublas_tf32"} <= set(names)
+    assert len(names) == len(set(names))
+    for info in infos:
+        assert info.description.strip(), info.name
+        assert info.arithmetic in ("fp32", "tf32")
+    assert {i.name: i.arithmetic for i in infos}["cublas_tf32"] == "tf32"
+
+
+def test_unknown_kernel_lists_the_valid_names(rng):
+    A, B = good_pair(rng)
+    with pytest.raises(ValueError) as excinfo:
+        matmul_opt.run("fastest", A, B)
+    for name in matmul_opt.kernel_names():
+        assert name in str(excinfo.value)
+
+
+def test_kernel_name_must_be_a_string(rng):
+    with pytest.raises(TypeError, match="kernel name"):
+        matmul_opt.run(3, *good_pair(rng))
+
+
+@pytest.mark.parametrize("shape", [(6,), (2, 3, 4), ()])
+def test_inputs_must_be_two_dimensional(rng, shape):
+    A, B = good_pair(rng)
+    bad = rng.uniform(size=shape).astype(np.float32)
+    with pytest.raises(ValueError, match="2-D"):
+        matmul_opt.run("naive", bad, B)
+    with pytest.raises(ValueError, match="2-D"):
+        matmul_opt.run("naive", A, bad)
+
+
+def test_inner_dimensions_must_agree(rng):
+    A = rng.uniform(size=(4, 3)).astype(np.float32)
+    B = rng.uniform(size=(5, 2)).astype(np.float32)
+    with pytest.raises(ValueError, match=r"inner dimensions differ: A is 4x3 and B is 5x2"):
+        matmul_opt.run("naive", A, B)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float16, np.int32, np.int64, np.uint8, np.bool_])
+def test_other_numeric_dtypes_say_how_to_convert(rng, dtype):
+    A, B = good_pair(rng)
+    with pytest.raises(TypeError, match=r"astype\(np.float32\)"):
+        matmul_opt.run("optimized", A.astype(dtype), B)
+    with pytest.raises(TypeError, match=r"B has dtype"):
+        matmul_opt.run("optimized", A, B.astype(dtype))
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.array([[object(), object()], [object(), object()]], dtype=object),
+        np.array([["a", "b"], ["c", "d"]]),
+        np.array([[b"a", b"b"], [b"c", b"d"]]),
+        np.zeros((2, 2), dtype="datetime64[s]"),
+        np.zeros((2, 2), dtype=np.complex64),
+    ],
+    ids=["object", "str", "bytes", "datetime", "complex"],
+)
+def test_non_numeric_arrays_are_refused(bad):
+    ok = np.ones((2, 2), dtype=np.float32)
+    with pytest.raises(TypeError, match="dtype"):
+        matmul_opt.run("naive", bad, ok)
+
+
+def test_non_arrays_are_refused_with_a_conversion_hint():
+    with pytest.raises(TypeError, match=r"np.asarray"):
+        matmul_opt.run("naive", [[1.0, 2.0]], np.ones((2, 1), dtype=np.float32))
+
+
+@pytest.mark.parametrize("M,K,N", [(0, 3, 4), (3, 0, 4), (3, 4, 0), (0, 0, 0)])
+def test_empty_dimensions_give_numpys_shape_and_zeros(M, K, N):
+    A = np.ones((M, K), dtype=np.float32)
+    B = np.ones((K, N), dtype=np.float32)
+    C = matmul_opt.run("advanced", A, B)
+    expected = A @ B
+    assert C.shape == expected.shape and C.dtype == np.float32
+    assert np.array_equal(C, expected)
+
+
+def test_benchmark_rejects_bad_sizes_before_the_gpu():
+    with pytest.raises(ValueError, match="M must be an integer"):
+        matmul_opt.benchmark("naive", 0, 4, 4)
+    with pytest.raises(ValueError, match="K must be an integer"):
+        matmul_opt.benchmark("naive", 4, 4, 2**31)
+    with pytest.raises(ValueError, match="unknown kernel"):
+        matmul_opt.benchmark("nope", 4, 4, 4)
+
+
+class TestCBoundary:
+    """The C API validates on its own too: callers other than Python get a status and a message."""
+
+    def call(self, kernel=b"naive", M=2, N=2, K=2, lda=2, ldb=2, ldc=2, null=None):
+        lib = _library.library()
+        buffers = {name: (ctypes.c_float * 16)() for name in "ABC"}
+        pointers = {name: (None if name == null else ctypes.addressof(buf)) for name, buf in buffers.items()}
+        status = lib.mm_matmul_host(kernel, M, N, K, pointers["A"], lda, pointers["B"], ldb, pointers["C"], ldc)
+        return status, lib.mm_last_error().decode()
+
+    def test_leading_dimension_smaller_than_the_row(self):
+        status, message = self.call(K=3, lda=2)
+        assert status == 1 and "lda = 2" in message and "row length 3" in message
+
+    def test_negative_dimension(self):
+        status, message = self.call(M=-1)
+        assert status == 1 and "M = -1" in message
+
+    def test_dimension_beyond_int32(self):
+        status, message = self.call(N=2**31, ldb=2**31, ldc=2**31)
+        assert status == 1 and "N = 2147483648" in message
+
+    def test_null_pointer(self):
+        status, message = self.call(null="B")
+        assert status == 1 and "B is a null pointer" in message
+
+    def test_unknown_kernel_by_name(self):
+        status, message = self.call(kernel=b"nope")
+        assert status == 2 and "valid kernels: naive" in message
+
+    def test_unknown_kernel_index(self):
+        name = ctypes.c_char_p()
+        lib = _library.library()
+        assert lib.mm_kernel_name(lib.mm_kernel_count(), ctypes.byref(name)) == 2
+        assert "out of range" in lib.mm_last_error().decode()
+
+
+def run_python(code, **env):
+    environment = dict(os.environ, **env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, timeout=120)
+
+
+def test_without_a_gpu_import_works_and_calls_raise_no_device_error():
+    # Hiding every device gives the no-GPU path on any machine, the H200 included.
+    code = (
+        "import numpy as np, matmul_opt\n"
+        "A = np.ones((3, 3), np.float32)\n"
+        "for call in (lambda: matmul_opt.run('naive', A, A), matmul_opt.device_info,\n"
+        "             lambda: matmul_opt.benchmark('advanced', 8, 8, 8)):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except matmul_opt.NoDeviceError as exc:\n"
+        "        print('NoDeviceError:', exc)\n"
+    )
+    result = run_python(code, CUDA_VISIBLE_DEVICES="")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 3 and all(line.startswith("NoDeviceError: no usable CUDA device") for line in lines)
+
+
+def test_main_job_without_a_gpu_says_why_and_fails():
+    result = subprocess.run([sys.executable, "-m", "matmul_opt"], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))
+    assert result.returncode != 0
+    assert "cannot run without a usable GPU" in result.stderr
+
+
+def test_missing_library_import_works_and_the_error_says_how_to_build():
+    code = (
+        "import numpy as np, matmul_opt\n"
+        "try:\n"
+        "    matmul_opt.run('naive', np.ones((2, 2), np.float32), np.ones((2, 2), np.float32))\n"
+        "except matmul_opt.LibraryNotFoundError as exc:\n"
+        "    print(exc)\n"
+    )
+    result = run_python(code, MATMUL_OPT_LIBRARY="/nonexistent/libmatmul.so")
+    assert result.returncode == 0, result.stderr
+    assert "/nonexistent/libmatmul.so" in result.stdout and "invoke build" in result.stdout
+
+
+def test_tolerance_grows_with_k_and_is_loose_for_tf32():
+    assert matmul_opt.tolerance("fp32", 1) < matmul_opt.tolerance("fp32", 4096) < 1e-4
+    assert matmul_opt.tolerance("tf32", 1024) > matmul_opt.tolerance("fp32", 1024)
+
+
+def test_report_shape_parser():
+    from matmul_opt.report import parse_shape
+
+    assert parse_shape("1024") == (1024, 1024, 1024)
+    assert parse_shape("4095x4097x4093") == (4095, 4097, 4093)
+    with pytest.raises(Exception):
+        parse_shape("12x13")

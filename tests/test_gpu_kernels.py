@@ -1,0 +1,165 @@
+"""GPU tier: every registered kernel against a float64 NumPy reference on fresh random data.
+
+Error measure: ||C - ref||_F / ||ref||_F, bounded by matmul_opt.tolerance (fp32: 4 * eps * sqrt(K), see its
+docstring for why; tf32 kernels: 1e-2). The library fills its device copy of C with NaN before every launch,
+and the tests also check that every element is finite, so an element a kernel never writes fails.
+"""
+import functools
+
+import numpy as np
+import pytest
+
+import matmul_opt
+from matmul_opt import _library
+from matmul_opt.report import relative_error
+
+pytestmark = pytest.mark.gpu
+
+SHAPES = [  # (M, N, K)
+    (1, 1, 1),
+    (2, 3, 5),
+    (64, 64, 64),
+    (256, 256, 256),
+    (1024, 1024, 1024),
+    (31, 31, 31),
+    (33, 33, 33),
+    (127, 129, 127),
+    (129, 127, 129),
+    (1023, 1023, 1023),
+    (1025, 1025, 1025),
+    (1023, 1021, 1019),
+    (100, 102, 98),       # N, K not multiples of 4: unaligned rows on the device too
+    (128, 130, 129),
+    (4096, 16, 64),       # tall-skinny
+    (16, 4096, 128),      # short-wide
+    (8, 12, 20000),       # K much larger than M and N
+    (64, 64, 16385),
+    (300_000, 3, 2),      # taller than one grid: exercises the row slabs
+]
+
+KERNELS = matmul_opt.kernels()
+
+
+def kernel_ids(infos):
+    return [info.name for info in infos]
+
+
+def available(name):
+    return matmul_opt.kernel_available(name)
+
+
+@functools.lru_cache(maxsize=None)
+def problem(shape):
+    """Inputs and float64 reference per shape, drawn fresh each session and shared by all kernels."""
+    M, N, K = shape
+    rng = np.random.default_rng()
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    return A, B, A.astype(np.float64) @ B.astype(np.float64)
+
+
+def check(info, C, reference, K):
+    assert C.shape == reference.shape and C.dtype == np.float32
+    assert np.all(np.isfinite(C)), f"{info.name}: unwritten (NaN) or non-finite elements"
+    error = relative_error(C, reference)
+    assert error <= matmul_opt.tolerance(info.arithmetic, K), f"{info.name}: relative error {error:.3e}"
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("info", KERNELS, ids=kernel_ids(KERNELS))
+def test_kernel_matches_float64_reference(info, shape):
+    if not available(info.name):
+        pytest.skip(f"{info.name} is not available on this machine")
+    A, B, reference = problem(shape)
+    check(info, matmul_opt.run(info.name, A, B), reference, shape[2])
+
+
+LAYOUTS = {
+    "fortran": lambda X: np.asfortranarray(X),
+    "transposed": lambda X: np.ascontiguousarray(X.T).T,
+    "row_slice": lambda X: np.pad(X, ((0, 0), (1, 6)))[:, 1:-6],   # ld > columns, unaligned start
+    "strided_rows": lambda X: np.repeat(X, 2, axis=0)[::2],
+    "strided_columns": lambda X: np.repeat(X, 2, axis=1)[:, ::2],
+    "negative_strides": lambda X: X[::-1, ::-1].copy()[::-1, ::-1],
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("info", KERNELS, ids=kernel_ids(KERNELS))
+def test_any_memory_layout_gives_the_right_product(info, layout, rng):
+    if not available(info.name):
+        pytest.skip(f"{info.name} is not available on this machine")
+    M, N, K = 77, 65, 93
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    reference = A.astype(np.float64) @ B.astype(np.float64)
+    A2, B2 = LAYOUTS[layout](A), LAYOUTS[layout](B)
+    assert np.array_equal(A2, A) and np.array_equal(B2, B)
+    check(info, matmul_opt.run(info.name, A2, B2), reference, K)
+
+
+@pytest.mark.parametrize("info", KERNELS, ids=kernel_ids(KERNELS))
+def test_nan_and_inf_propagate_as_in_numpy(info, rng):
+    if not available(info.name):
+        pytest.skip(f"{info.name} is not available on this machine")
+    A = rng.uniform(-1, 1, (40, 36)).astype(np.float32)
+    B = rng.uniform(-1, 1, (36, 44)).astype(np.float32)
+    A[3, 7] = np.nan
+    A[10, 2] = np.inf
+    B[5, 20] = -np.inf
+    expected = A.astype(np.float64) @ B.astype(np.float64)
+    C = matmul_opt.run(info.name, A, B)
+    assert np.array_equal(np.isnan(C), np.isnan(expected))
+    assert np.array_equal(np.isposinf(C), np.isposinf(expected))
+    assert np.array_equal(np.isneginf(C), np.isneginf(expected))
+    finite = np.isfinite(expected)
+    assert np.allclose(C[finite], expected[finite], rtol=1e-2, atol=1e-3)
+
+
+def test_k_zero_through_the_c_api_writes_zeros():
+    lib = _library.library()
+    C = np.full((3, 4), np.nan, dtype=np.float32)
+    A = np.empty((3, 0), dtype=np.float32)
+    B = np.empty((0, 4), dtype=np.float32)
+    status = lib.mm_matmul_host(b"advanced", 3, 4, 0, A.ctypes.data, 1, B.ctypes.data, 4, C.ctypes.data, 4)
+    _library.check(status)
+    assert np.array_equal(C, np.zeros((3, 4), dtype=np.float32))
+
+
+def test_out_of_memory_is_a_memory_error_and_the_library_stays_usable(rng):
+    free = matmul_opt.device_info().free_memory_bytes
+    side = int((free / 4) ** 0.5) + 4096  # one square matrix alone exceeds free memory
+    with pytest.raises(MemoryError) as excinfo:
+        matmul_opt.benchmark("advanced", side, side, side)
+    assert isinstance(excinfo.value, matmul_opt.DeviceMemoryError)
+    assert "asked for" in str(excinfo.value) and "free" in str(excinfo.value)
+    A = rng.uniform(-1, 1, (50, 60)).astype(np.float32)
+    B = rng.uniform(-1, 1, (60, 70)).astype(np.float32)
+    check(KERNELS[2], matmul_opt.run("advanced", A, B), A.astype(np.float64) @ B, 60)
+
+
+def test_benchmark_reports_positive_time_and_consistent_gflops():
+    result = matmul_opt.benchmark("advanced", 512, 512, 512, warmup=1, repetitions=3)
+    assert result.ms > 0
+    assert result.gflops == pytest.approx(2 * 512**3 / (result.ms * 1e6))
+
+
+def test_device_info_describes_a_real_gpu():
+    info = matmul_opt.device_info()
+    assert info.name and info.sm_count > 0 and info.compute_capability[0] >= 5
+    assert 0 < info.free_memory_bytes <= info.total_memory_bytes
+    assert info.sm_clock_mhz > 100 and info.fp32_peak_gflops > 0
+
+
+def test_main_job_verifies_and_times_every_kernel():
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "matmul_opt", "--sizes", "256", "--verify-size", "256", "--repetitions", "3"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    for info in KERNELS:
+        if available(info.name):
+            assert f"256x256x256       {info.name}" in result.stdout
