@@ -208,3 +208,10 @@ def test_report_shape_parser():
     assert parse_shape("4095x4097x4093") == (4095, 4097, 4093)
     with pytest.raises(Exception):
         parse_shape("12x13")
+
+
+def test_dimensions_beyond_the_c_integer_type_are_refused_before_the_gpu():
+    small = np.ones((4, 4), dtype=np.float32)
+    huge = np.lib.stride_tricks.as_strided(small, shape=(2**31, 4), strides=(0, 4))  # no memory behind it
+    with pytest.raises(ValueError, match=r"A.shape\[0\] = 2147483648 exceeds"):
+        matmul_opt.run("naive", huge, small)
