@@ -17,10 +17,6 @@ def gpu_unavailable_reason() -> str | None:
     return None
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "gpu: needs a CUDA device; skipped with the reason where none is usable")
-
-
 def pytest_collection_modifyitems(config, items):
     reason = gpu_unavailable_reason()
     if reason is None:

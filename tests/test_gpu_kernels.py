@@ -114,7 +114,7 @@ def test_nan_and_inf_propagate_as_in_numpy(info, rng):
     assert np.array_equal(np.isneginf(C), np.isneginf(expected))
     finite = np.isfinite(expected)
     error = relative_error(C[finite], expected[finite])
-    assert error <= matmul_opt.tolerance(info.arithmetic, 36), f"{info.name}: relative error {error:.3e}
+    assert error <= matmul_opt.tolerance(info.arithmetic, 36), f"{info.name}: relative error {error:.3e}"
 
 
 def test_k_zero_through_the_c_api_writes_zeros():

@@ -1,0 +1,75 @@
+"""Runs every registered kernel on small ragged shapes and checks the results; meant to run under compute-sanitizer.
+
+    compute-sanitizer --tool memcheck python scripts/sanitize_driver.py [--kernels naive,advanced]
+
+(`invoke sanitize` runs it under memcheck, racecheck, initcheck and synccheck.) Shapes stay small (at most ~300)
+because racecheck and initcheck slow kernels down by orders of magnitude; they are chosen to be ragged against
+every tile size in the library (1, odd, one under and one over multiples of 32/64/128, K not a multiple of 8), so
+every boundary path runs. Each result is checked against a float64 reference with matmul_opt.tolerance. It also
+runs the benchmark helper once per kernel on a tiny shape, so the timing path is sanitized too. Exit status 1 on
+any wrong result or error, 0 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import matmul_opt  # noqa: E402
+
+SHAPES = [(1, 1, 1), (3, 5, 7), (31, 33, 17), (64, 64, 64), (129, 127, 65), (257, 255, 129), (300, 129, 257)]
+
+
+def relative_error(C: np.ndarray, reference: np.ndarray) -> float:
+    scale = np.linalg.norm(reference)
+    return float(np.linalg.norm(C - reference) / scale) if scale > 0 else float(np.linalg.norm(C))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kernels", default="", help="comma-separated kernel names (default: all registered)")
+    args = parser.parse_args(argv)
+    infos = matmul_opt.kernels()
+    if args.kernels:
+        wanted = {name.strip() for name in args.kernels.split(",") if name.strip()}
+        unknown = wanted - {info.name for info in infos}
+        if unknown:
+            print(f"unknown kernels: {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 1
+        infos = [info for info in infos if info.name in wanted]
+    rng = np.random.default_rng(0)
+    failures = 0
+    for info in infos:
+        if not matmul_opt.kernel_available(info.name):
+            print(f"{info.name:<14} unavailable here, skipped", flush=True)
+            continue
+        for M, N, K in SHAPES:
+            A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+            B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+            try:
+                C = matmul_opt.run(info.name, A, B)
+            except matmul_opt.MatmulError as exc:
+                print(f"{info.name:<14} {M}x{N}x{K}: ERROR {exc}", flush=True)
+                failures += 1
+                continue
+            error = relative_error(C.astype(np.float64), A.astype(np.float64) @ B.astype(np.float64))
+            bound = matmul_opt.tolerance(info.arithmetic, K)
+            ok = error <= bound  # NaN compares false: a NaN result fails
+            failures += not ok
+            print(f"{info.name:<14} {M}x{N}x{K}: rel. error {error:.2e} (bound {bound:.1e}) "
+                  f"{'ok' if ok else 'WRONG'}", flush=True)
+        try:
+            result = matmul_opt.benchmark(info.name, 33, 31, 17, warmup=1, repetitions=1)
+            print(f"{info.name:<14} benchmark helper 33x31x17: {result.ms:.3f} ms ok", flush=True)
+        except matmul_opt.MatmulError as exc:
+            print(f"{info.name:<14} benchmark helper: ERROR {exc}", flush=True)
+            failures += 1
+    print(f"{failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

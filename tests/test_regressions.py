@@ -1,0 +1,135 @@
+"""CPU tier: the regression check over asv result files (benchmarks/regressions.py), on synthetic results."""
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks import regressions  # noqa: E402
+
+BASE = "a" * 40
+HEAD = "b" * 40
+KERNELS = ["naive", "advanced"]
+SHAPES = ["1024", "1025x1023x1021"]
+COLUMNS = ["result", "params", "version", "started_at", "duration", "stats_ci_99_a", "stats_ci_99_b",
+           "stats_q_25", "stats_q_75", "stats_number", "stats_repeat", "samples", "profile"]
+
+
+def write_results(results_dir: Path, commit: str, times: dict, machine="nvidia-h200", env="existing-py_python"):
+    """An asv 0.6 result file; times maps (kernel, shape) to ms (None: failed, NaN: skipped, absent: NaN)."""
+    flat = [times.get((kernel, shape), math.nan) for kernel in KERNELS for shape in SHAPES]
+    params = [[repr(k) for k in KERNELS], [repr(s) for s in SHAPES]]
+    data = {
+        "commit_hash": commit,
+        "env_name": env,
+        "date": 0,
+        "params": {"machine": machine},
+        "python": "3.11",
+        "requirements": {},
+        "env_vars": {},
+        "result_columns": COLUMNS,
+        "results": {
+            "bench_kernels.Sgemm.track_kernel_ms": [flat, params, "v1", 0, 1.0],
+            # A larger-is-better metric that must not be judged as a time.
+            "bench_kernels.Sgemm.track_gflops": [[1.0 / t if t else None for t in flat], params, "v1", 0, 1.0],
+        },
+        "durations": {},
+        "version": 2,
+    }
+    path = results_dir / machine / f"{commit[:8]}-{env}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))  # json writes NaN literally, as asv does
+    return path
+
+
+BASE_TIMES = {("naive", "1024"): 10.0, ("naive", "1025x1023x1021"): 11.0,
+              ("advanced", "1024"): 1.0, ("advanced", "1025x1023x1021"): 1.2}
+
+
+def test_a_slowdown_of_more_than_ten_percent_fails(tmp_path):
+    write_results(tmp_path, BASE, BASE_TIMES)
+    write_results(tmp_path, HEAD, {**BASE_TIMES, ("advanced", "1024"): 1.11})
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert [(row.params, row.base, row.head) for row in comparison.worse] == [(("advanced", "1024"), 1.0, 1.11)]
+    assert comparison.exit_code() == 1
+    assert "WORSE: 1" in regressions.format_report(comparison)
+
+
+def test_slowdowns_up_to_ten_percent_pass_and_speedups_are_reported(tmp_path):
+    write_results(tmp_path, BASE, BASE_TIMES)
+    head = {("naive", "1024"): 11.0, ("naive", "1025x1023x1021"): 11.0 * 1.09,  # exactly 10% and 9% slower
+            ("advanced", "1024"): 0.5, ("advanced", "1025x1023x1021"): 1.2}       # 2x faster, unchanged
+    write_results(tmp_path, HEAD, head)
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert comparison.worse == []
+    assert [row.params for row in comparison.better] == [("advanced", "1024")]
+    assert len(comparison.unchanged) == 3
+    assert comparison.exit_code() == 0
+    assert "BETTER: 1" in regressions.format_report(comparison)
+
+
+def test_missing_skipped_and_failed_results_are_reported_not_fatal(tmp_path):
+    write_results(tmp_path, BASE, BASE_TIMES)
+    head = {("naive", "1024"): None, ("advanced", "1024"): 1.0}  # failed; the ragged shapes absent (NaN)
+    write_results(tmp_path, HEAD, head)
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert sorted(row.params for row in comparison.missing) == [
+        ("advanced", "1025x1023x1021"), ("naive", "1024"), ("naive", "1025x1023x1021")]
+    assert comparison.exit_code() == 0
+    assert comparison.exit_code(strict=True) == 1
+    report = regressions.format_report(comparison)
+    assert "MISSING" in report and "n/a" in report
+
+
+def test_values_unavailable_in_both_commits_are_counted_not_listed(tmp_path):
+    times = {k: v for k, v in BASE_TIMES.items() if k != ("naive", "1024")}  # skipped (NaN) in both
+    write_results(tmp_path, BASE, times)
+    write_results(tmp_path, HEAD, times)
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert comparison.missing == [] and comparison.unavailable == 1 and len(comparison.unchanged) == 3
+    assert "1 n/a in both" in regressions.format_report(comparison)
+
+
+def test_a_benchmark_absent_from_one_commit_is_reported(tmp_path):
+    write_results(tmp_path, BASE, BASE_TIMES)
+    path = write_results(tmp_path, HEAD, BASE_TIMES)
+    data = json.loads(path.read_text())
+    del data["results"]["bench_kernels.Sgemm.track_kernel_ms"]
+    path.write_text(json.dumps(data))
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert len(comparison.missing) == 4 and all(row.head is None for row in comparison.missing)
+    assert comparison.exit_code() == 0
+
+
+def test_commits_without_results_or_common_machine_exit_2(tmp_path):
+    write_results(tmp_path, BASE, BASE_TIMES, machine="nvidia-h200")
+    write_results(tmp_path, HEAD, BASE_TIMES, machine="nvidia-a100")
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert comparison.machines == [] and comparison.exit_code() == 2
+    assert any("nvidia-a100" in note for note in comparison.notes)
+    assert regressions.compare(tmp_path, BASE, "c" * 40).exit_code() == 2
+
+
+def test_machines_are_compared_separately_and_can_be_selected(tmp_path):
+    for machine, factor in (("nvidia-h200", 1.0), ("nvidia-a100", 1.5)):
+        write_results(tmp_path, BASE, BASE_TIMES, machine=machine)
+        write_results(tmp_path, HEAD, {k: v * factor for k, v in BASE_TIMES.items()}, machine=machine)
+    assert regressions.compare(tmp_path, BASE, HEAD).exit_code() == 1
+    assert {row.machine for row in regressions.compare(tmp_path, BASE, HEAD).worse} == {"nvidia-a100"}
+    assert regressions.compare(tmp_path, BASE, HEAD, machine="nvidia-h200").exit_code() == 0
+
+
+def test_command_line_exit_status(tmp_path, capsys):
+    write_results(tmp_path, BASE, BASE_TIMES)
+    write_results(tmp_path, HEAD, {k: v * 1.2 for k, v in BASE_TIMES.items()})
+    assert regressions.main([BASE, HEAD, "--results-dir", str(tmp_path)]) == 1
+    assert "4 worse" in capsys.readouterr().out
+    assert regressions.main([BASE, HEAD, "--results-dir", str(tmp_path), "--threshold", "0.25"]) == 0
+    assert regressions.main(["not-a-commit", HEAD, "--results-dir", str(tmp_path)]) == 2
+
+
+@pytest.mark.parametrize("value, expected", [(1.5, 1.5), (math.nan, None), (None, None), (math.inf, None)])
+def test_unusable_values_become_none(value, expected):
+    assert regressions._number(value) == expected
