@@ -23,8 +23,6 @@ mm_status run_on_device(const KernelEntry& entry, const GemmArgs& g) {
     return mm_check_cuda(cudaStreamSynchronize(kStream), entry.name);
 }
 
-// Device copies get a leading dimension rounded up to 4 floats, so the vector path of every kernel applies.
-int64_t padded(int64_t columns) { return (std::max<int64_t>(columns, 1) + 3) / 4 * 4; }
 
 mm_status stage_in(DeviceBuffer& buffer, const float* host, int64_t rows, int64_t columns, int64_t ld,
                    int64_t device_ld, const char* what) {
@@ -40,7 +38,7 @@ mm_status matmul_host(const KernelEntry* entry, int64_t M, int64_t N, int64_t K,
     MM_TRY(validate(entry, M, N, K, A, lda, B, ldb, C, ldc));
     if (M == 0 || N == 0) return MM_OK;
     DeviceBuffer dA(kStream), dB(kStream), dC(kStream);
-    const int64_t dlda = padded(K), dldb = padded(N), dldc = padded(N);
+    const int64_t dlda = padded_ld(K), dldb = padded_ld(N), dldc = padded_ld(N);
     MM_TRY(stage_in(dA, A, M, K, lda, dlda, "copying A to the device"));
     MM_TRY(stage_in(dB, B, K, N, ldb, dldb, "copying B to the device"));
     MM_TRY(dC.allocate(sizeof(float) * M * dldc, "allocating C on the device"));

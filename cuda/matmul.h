@@ -76,11 +76,19 @@ MM_API mm_status mm_matmul_device(const char* kernel, int64_t M, int64_t N, int6
 
 /* Times one kernel at M×N×K on device-resident random inputs (uniform in [-1, 1]) with CUDA events:
  * `warmup` untimed launches, then `repetitions` rounds of back-to-back launches (each round at least about
- * 1 ms long); writes the median time per launch in milliseconds. */
+ * 1 ms long); writes the median time per launch in milliseconds. The inputs are laid out as mm_matmul_host lays
+ * out its device copies (rows padded to a multiple of 4 floats), so the time is that of what users call. */
 MM_API mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int64_t K, int warmup, int repetitions,
                               double* median_ms);
 
 MM_API mm_status mm_device_info_get(mm_device_info* info);
+
+/* Tuning hooks of the `best` kernel (used by `python -m matmul_opt.tune`, which regenerates
+ * cuda/kernels/best_table.h): its tile configurations, and a process-wide override of its choice
+ * (config -1 restores the heuristic). */
+MM_API int mm_best_config_count(void);
+MM_API mm_status mm_best_config_name(int config, const char** name);
+MM_API mm_status mm_best_force(int config, int splits);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,9 @@ _SIGNATURES = {
     "mm_matmul_host": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
     "mm_benchmark": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _int, _int, ctypes.POINTER(ctypes.c_double)]),
     "mm_device_info_get": (_status, [ctypes.POINTER(DeviceInfoStruct)]),
+    "mm_best_config_count": (_int, []),
+    "mm_best_config_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
+    "mm_best_force": (_status, [_int, _int]),
 }
 
 _lock = threading.Lock()
