@@ -57,7 +57,7 @@ def test_random_shapes_and_layouts(info, M, N, K, seed, order_a, order_b, transp
 
 
 def test_eight_threads_get_correct_results_and_their_own_errors():
-    kernel = [info for info in available_kernels() if info.arithmetic == "fp32"][-1].name
+    kernel = "best"  # the top rung: 64-bit offsets and every tile configuration matter most there
     failures = []
     barrier = threading.Barrier(8)
 
@@ -119,7 +119,7 @@ def test_arrays_past_2_to_the_31_elements(M, N, K):
     rng = np.random.default_rng()
     A = rng.random((M, K), dtype=np.float32) * 2 - 1
     B = rng.random((K, N), dtype=np.float32) * 2 - 1
-    kernel = [info for info in available_kernels() if info.arithmetic == "fp32"][-1].name
+    kernel = "best"  # the top rung: 64-bit offsets and every tile configuration matter most there
     C = matmul_opt.run(kernel, A, B)
     rows = np.array([0, 1, M // 2, M - 2, M - 1])
     reference = A[rows].astype(np.float64) @ B.astype(np.float64)
