@@ -89,10 +89,11 @@ def main(argv=None) -> int:
     names = config_names()
     measurements = measure(args.sizes, args.repetitions)
     print(f"{device.name}, {device.sm_count} SMs: TFLOPS per configuration (no split-K)")
-    print(f"{'M=N':>6}{'K':>6}" + "".join(f"{name:>10}" for name in names))
+    width = max(len(name) for name in names) + 2
+    print(f"{'M=N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))
     for row in measurements:
         flops = 2 * row["M"] * row["N"] * row["K"]
-        print(f"{row['M']:>6}{row['K']:>6}" + "".join(f"{flops / (row['ms'][c] * 1e9):>10.2f}" for c in range(len(names))))
+        print(f"{row['M']:>6}{row['K']:>6}" + "".join(f"{flops / (row['ms'][c] * 1e9):>{width}.2f}" for c in range(len(names))))
     table = render(table_rows(measurements, device.sm_count), names)
     print(table)
     if args.json:
