@@ -101,10 +101,8 @@ mm_status launch_advanced(const GemmArgs& g, cudaStream_t stream) {
     static_assert(BK == 8 && BN == 128, "a_r/a_c and b_r/b_c are derived for BK = 8 and BN = 128");
     static_assert((2 * BM * (BK + 1) + 2 * BK * BN) * sizeof(float) <= 48 * 1024, "static smem is capped at 48 KB");
     const dim3 grid(ceil_div(g.N, BN), ceil_div(g.M, BM));
-    if (vector_aligned(g)) {
+    if (vector_aligned(g))
         advanced_kernel<true><<<grid, kThreads, 0, stream>>>(g);
-        advanced_kernel<true><<<grid, kThreads, 0, stream>>>(g);  // DEMO: deliberate 2x slowdown, reverted next commit
-    }
     else
         advanced_kernel<false><<<grid, kThreads, 0, stream>>>(g);
     return mm_check_launch("advanced");
