@@ -7,7 +7,7 @@
     invoke asv [--bench REGEX]           asv on this GPU, results under results/asv/<gpu-model>/
     invoke publish                       asv publish: HTML of all committed results in .asv/html
     invoke regressions BASE HEAD         exit 1 when a kernel time is >10% worse in HEAD than in BASE
-    invoke graph [--commit HEAD]         docs/gflops.png: GFLOPS per kernel against size
+    invoke graph [--commit REF]          docs/gflops.png: GFLOPS per kernel against size
     invoke sanitize                      compute-sanitizer memcheck/racecheck/initcheck/synccheck over all kernels
 """
 from __future__ import annotations
@@ -190,18 +190,22 @@ def _import_matplotlib(install: bool):
 
 @task(
     help={
-        "commit": "commit whose committed results to draw (default HEAD)",
+        "commit": "commit whose committed results to draw (default: the newest with results)",
         "machine": "machine to draw (default: every machine with results for the commit, one panel each)",
         "output": "PNG to write (default docs/gflops.png)",
         "install": "pip install matplotlib if it is missing (default true; --no-install to refuse)",
     }
 )
-def graph(c, commit="HEAD", machine=None, output="docs/gflops.png", install=True):
-    """Draw GFLOPS per kernel against problem size from the committed asv results."""
+def graph(c, commit=None, machine=None, output="docs/gflops.png", install=True):
+    """Draw GFLOPS per kernel against problem size from the committed asv results (default: the newest
+    commit in HEAD's history that has results)."""
     sys.path.insert(0, str(ROOT))
     from benchmarks import regressions as results_reader
     from benchmarks.bench_kernels import parse_shape
 
+    if commit is None:
+        commit = next((rev for rev in _git("rev-list", "HEAD").split()
+                       if results_reader.load_results(RESULTS_DIR, rev, machine)), "HEAD")
     full = _resolve(commit)
     results = results_reader.load_results(RESULTS_DIR, full, machine)
     if not results:
