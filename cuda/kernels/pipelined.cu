@@ -324,17 +324,5 @@ mm_status launch_config(int id, const GemmArgs& g, int splits, int ktiles_per_sp
 
 }  // namespace pipelined
 
-// Registry entry points: one fixed configuration each (no shape heuristics: that is `best`).
+// Registry entry point: the 128x128 configuration alone (choosing per shape is `best`'s job).
 mm_status launch_pipelined(const GemmArgs& g, cudaStream_t stream) { return launch_plain(pipelined::kCfg128x128, g, stream); }
-mm_status launch_pipelined_128x256(const GemmArgs& g, cudaStream_t stream) {
-    return launch_plain(pipelined::kCfg128x256, g, stream);
-}
-mm_status launch_pipelined_128x128(const GemmArgs& g, cudaStream_t stream) {
-    return launch_plain(pipelined::kCfg128x128, g, stream);
-}
-mm_status launch_pipelined_128x64(const GemmArgs& g, cudaStream_t stream) {
-    return launch_plain(pipelined::kCfg128x64, g, stream);
-}
-mm_status launch_pipelined_64x64(const GemmArgs& g, cudaStream_t stream) {
-    return launch_plain(pipelined::kCfg64x64, g, stream);
-}

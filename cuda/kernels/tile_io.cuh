@@ -83,15 +83,9 @@ __device__ __forceinline__ void cp_async4(uint32_t dst, const float* src) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(__cvta_generic_to_global(src)));
 }
 
-// Zero-filling forms: with valid == false the source size is 0, nothing is read and the destination is
+// Zero-filling form: with valid == false the source size is 0, nothing is read and the destination is
 // zeroed. The caller still passes a dereferenceable `src` (the matrix base) for invalid elements so that
 // no out-of-range address ever reaches the memory system.
-__device__ __forceinline__ void cp_async16_zfill(uint32_t dst, const float* src, bool valid) {
-    const int bytes = valid ? 16 : 0;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(__cvta_generic_to_global(src)),
-                 "r"(bytes));
-}
-
 __device__ __forceinline__ void cp_async4_zfill(uint32_t dst, const float* src, bool valid) {
     const int bytes = valid ? 4 : 0;
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(__cvta_generic_to_global(src)),
