@@ -201,7 +201,7 @@ def graph(c, commit=None, machine=None, output="docs/gflops.png", install=True):
     commit in HEAD's history that has results)."""
     sys.path.insert(0, str(ROOT))
     from benchmarks import regressions as results_reader
-    from benchmarks.bench_kernels import parse_shape
+    from matmul_opt.report import parse_shape
 
     if commit is None:
         commit = next((rev for rev in _git("rev-list", "HEAD").split()

@@ -29,6 +29,8 @@ except ImportError:  # `asv run --python=same` on a checkout that is not pip-ins
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import matmul_opt
 
+from matmul_opt.report import parse_shape  # noqa: E402  ('4096' or 'MxNxK' -> (M, N, K))
+
 try:  # asv's "skipped" marker for a benchmark body (setup() may raise plain NotImplementedError)
     from asv_runner.benchmarks.mark import SkipNotImplemented
 except ImportError:  # imported outside asv (tests, a REPL)
@@ -39,8 +41,9 @@ REPETITIONS = 5
 
 # Square sizes, then two ragged shapes ("MxNxK"); each ragged shape sits next to a square size so that the gap
 # between them is the price of the edges:
-#   1025x1023x1021  next to 1024. All three dimensions odd, so rows are not 16-byte aligned and vectorised (float4)
-#                   loads must fall back; M = 8*128 + 1 leaves a single live row in the last 128-row block tile
+#   1025x1023x1021  next to 1024. All three dimensions odd (the timing helper pads device rows to 4 floats, as the
+#                   host path does, so this measures ragged edge tiles); M = 8*128 + 1 leaves a single live row in
+#                   the last 128-row block tile
 #                   (the worst partial tile), N is one short of a tile multiple, K % 8 = 5 exercises the K tail.
 #   8191x2049x4095  the same FLOP count as 4096^3 (within 0.1%) but a 4:1 rectangle: M one short of 64 tiles of
 #                   128, N = 16*128 + 1 (a nearly empty last block column, so wave quantisation shows), K odd.
@@ -51,16 +54,6 @@ SLOW_KERNELS = {"naive", "optimized"}
 SLOW_SKIPPED_SHAPES = {"8192"}
 
 BASELINE = "cublas"
-
-
-def parse_shape(shape: str) -> tuple[int, int, int]:
-    """'4096' -> (4096, 4096, 4096); '1025x1023x1021' -> (M, N, K)."""
-    parts = [int(part) for part in shape.split("x")]
-    if len(parts) == 1:
-        return parts[0], parts[0], parts[0]
-    if len(parts) != 3:
-        raise ValueError(f"shape must be 'S' or 'MxNxK', got {shape!r}")
-    return parts[0], parts[1], parts[2]
 
 
 def _kernels_from_registry_source() -> list[str]:
