@@ -1,5 +1,7 @@
 """Test tiers: everything runs everywhere except tests marked `gpu`, which skip with the reason where no CUDA
 device can be used (the CPU tier is what CI runs; the GPU tier runs on the H200)."""
+from __future__ import annotations
+
 import functools
 
 import numpy as np
