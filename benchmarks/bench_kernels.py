@@ -29,7 +29,7 @@ except ImportError:  # `asv run --python=same` on a checkout that is not pip-ins
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import matmul_opt
 
-from matmul_opt.report import parse_shape  # noqa: E402  ('4096' or 'MxNxK' -> (M, N, K))
+from matmul_opt.report import SLOW_KERNELS, parse_shape  # noqa: E402  (parse_shape: '4096' or 'MxNxK')
 
 try:  # asv's "skipped" marker for a benchmark body (setup() may raise plain NotImplementedError)
     from asv_runner.benchmarks.mark import SkipNotImplemented
@@ -49,8 +49,6 @@ REPETITIONS = 5
 #                   128, N = 16*128 + 1 (a nearly empty last block column, so wave quantisation shows), K odd.
 SHAPES = ["512", "1024", "2048", "4096", "8192", "1025x1023x1021", "8191x2049x4095"]
 
-# Kernels too slow to be worth timing at 8192^3 (the naive kernel alone would take seconds per launch).
-SLOW_KERNELS = {"naive", "optimized"}
 SLOW_SKIPPED_SHAPES = {"8192"}
 
 BASELINE = "cublas"

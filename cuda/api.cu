@@ -89,10 +89,7 @@ mm_status mm_kernel_arithmetic(int index, mm_arithmetic* arithmetic) {
 }
 
 mm_status mm_kernel_available(const char* kernel) {
-    const KernelEntry* entry = registry_find(kernel);
-    if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
-    MM_TRY(require_device());
-    return entry->requirement();
+    return ready_to_run(registry_find(kernel));
 }
 
 mm_status mm_matmul_host(const char* kernel, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,

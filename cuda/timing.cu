@@ -62,14 +62,16 @@ extern "C" mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int6
     const KernelEntry* entry = registry_find(kernel);
     if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
     if (median_ms == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "median_ms is a null pointer");
-    for (int64_t dim : {M, N, K})
-        if (dim < 1) return mm_fail(MM_ERR_INVALID_ARGUMENT, "benchmark dimensions must be >= 1, got %lld", (long long)dim);
+    MM_TRY(check_dimension("M", M));
+    MM_TRY(check_dimension("N", N));
+    MM_TRY(check_dimension("K", K));
+    if (M < 1 || N < 1 || K < 1)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "benchmark dimensions must be >= 1, got %lldx%lldx%lld",
+                       (long long)M, (long long)N, (long long)K);
     if (warmup < 0 || repetitions < 1)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "need warmup >= 0 and repetitions >= 1, got %d and %d", warmup,
                        repetitions);
-    // Dummy non-null pointers: validate checks shapes here, the buffers come next.
-    const float* placeholder = reinterpret_cast<const float*>(16);
-    MM_TRY(validate(entry, M, N, K, placeholder, K, placeholder, N, placeholder, N));
+    MM_TRY(ready_to_run(entry));
 
     // Same layout as the copies mm_matmul_host makes, so the timing is that of what users call.
     const int64_t lda = padded_ld(K), ldb = padded_ld(N), ldc = padded_ld(N);

@@ -37,6 +37,12 @@ static mm_status check_pointer(const char* name, const void* p, int64_t elements
     return MM_OK;
 }
 
+mm_status ready_to_run(const KernelEntry* entry) {
+    if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
+    MM_TRY(require_device());
+    return entry->requirement();
+}
+
 mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                    const float* B, int64_t ldb, const float* C, int64_t ldc) {
     if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
@@ -49,7 +55,6 @@ mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, co
     MM_TRY(check_pointer("A", A, M * K));
     MM_TRY(check_pointer("B", B, K * N));
     MM_TRY(check_pointer("C", C, M * N));
-    MM_TRY(require_device());
-    return entry->requirement();
+    return ready_to_run(entry);
 }
 

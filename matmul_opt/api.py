@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 from dataclasses import dataclass
 
@@ -53,6 +54,12 @@ class BenchmarkResult:
 
 def kernels() -> list[KernelInfo]:
     """Every registered kernel, in registry order (the rungs of the ladder, then the baselines)."""
+    return list(_registry())
+
+
+@functools.lru_cache(maxsize=None)
+def _registry() -> tuple[KernelInfo, ...]:
+    """Read once: the registry is fixed in the loaded library, and run() checks names against it every call."""
     lib = library()
     infos = []
     for index in range(lib.mm_kernel_count()):
@@ -61,7 +68,7 @@ def kernels() -> list[KernelInfo]:
         check(lib.mm_kernel_description(index, ctypes.byref(description)))
         check(lib.mm_kernel_arithmetic(index, ctypes.byref(arithmetic)))
         infos.append(KernelInfo(name.value.decode(), description.value.decode(), ("fp32", "tf32")[arithmetic.value]))
-    return infos
+    return tuple(infos)
 
 
 def kernel_names() -> list[str]:

@@ -36,10 +36,3 @@ def rng():
     print(f"numpy seed: {seed}")
     return np.random.default_rng(seed)
 
-
-def random_matrix(rng, rows, columns):
-    return rng.uniform(-1, 1, (rows, columns)).astype(np.float32)
-
-
-def relative_error(C, reference):
-    return matmul_opt.report.relative_error(C, reference)

@@ -146,6 +146,16 @@ class TestCBoundary:
         status, message = self.call(kernel=b"nope")
         assert status == 2 and "valid kernels: naive" in message
 
+    def test_benchmark_checks_its_own_arguments(self):
+        lib = _library.library()
+        ms = ctypes.c_double()
+        assert lib.mm_benchmark(b"naive", 0, 4, 4, 1, 1, ctypes.byref(ms)) == 1
+        assert "dimensions must be >= 1, got 0x4x4" in lib.mm_last_error().decode()
+        assert lib.mm_benchmark(b"naive", 4, 4, 4, 1, 0, ctypes.byref(ms)) == 1
+        assert "repetitions >= 1" in lib.mm_last_error().decode()
+        assert lib.mm_benchmark(b"naive", 4, 4, 4, 1, 1, None) == 1
+        assert "median_ms is a null pointer" in lib.mm_last_error().decode()
+
     def test_unknown_kernel_index(self):
         name = ctypes.c_char_p()
         lib = _library.library()
@@ -153,9 +163,12 @@ class TestCBoundary:
         assert "out of range" in lib.mm_last_error().decode()
 
 
-def run_python(code, **env):
-    environment = dict(os.environ, **env)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, timeout=120)
+def python_output(code, **env):
+    """Standard output of `code` run in a fresh interpreter with `env` added; it must exit 0."""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, **env))
+    assert result.returncode == 0, result.stderr
+    return result.stdout
 
 
 def test_without_a_gpu_import_works_and_calls_raise_no_device_error():
@@ -170,9 +183,7 @@ def test_without_a_gpu_import_works_and_calls_raise_no_device_error():
         "    except matmul_opt.NoDeviceError as exc:\n"
         "        print('NoDeviceError:', exc)\n"
     )
-    result = run_python(code, CUDA_VISIBLE_DEVICES="")
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.strip().splitlines()
+    lines = python_output(code, CUDA_VISIBLE_DEVICES="").strip().splitlines()
     assert len(lines) == 3 and all(line.startswith("NoDeviceError: no usable CUDA device") for line in lines)
 
 
@@ -191,9 +202,8 @@ def test_missing_library_import_works_and_the_error_says_how_to_build():
         "except matmul_opt.LibraryNotFoundError as exc:\n"
         "    print(exc)\n"
     )
-    result = run_python(code, MATMUL_OPT_LIBRARY="/nonexistent/libmatmul.so")
-    assert result.returncode == 0, result.stderr
-    assert "/nonexistent/libmatmul.so" in result.stdout and "invoke build" in result.stdout
+    output = python_output(code, MATMUL_OPT_LIBRARY="/nonexistent/libmatmul.so")
+    assert "/nonexistent/libmatmul.so" in output and "invoke build" in output
 
 
 def test_tolerance_grows_with_k_and_is_loose_for_tf32():
