@@ -21,6 +21,7 @@ const KernelEntry* registry_find(const char* name);
 
 mm_status requires_nothing();
 mm_status requires_cublas();
+mm_status requires_tma();
 
 // Enqueues entry's kernel for C = A·B (M, N, K >= 1). Problems taller than one launch's grid can cover
 // (gridDim.y <= 65535 row tiles) are cut into slabs of rows, each an independent product.

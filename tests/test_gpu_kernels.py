@@ -164,3 +164,46 @@ def test_main_job_verifies_and_times_every_kernel():
     for info in KERNELS:
         if available(info.name):
             assert f"256x256x256       {info.name}" in result.stdout
+
+
+def test_every_tile_configuration_of_best_is_correct(rng):
+    """best's table reaches each configuration only on some shapes: force every one, split and unsplit
+    (a split tma configuration runs on its pipelined twin), over ragged and long-K shapes."""
+    lib = _library.library()
+    best = next(info for info in KERNELS if info.name == "best")
+    shapes = [(1, 1, 1), (127, 129, 131), (300, 260, 1000), (1025, 1023, 77), (8, 12, 20000)]
+    try:
+        for config in range(lib.mm_best_config_count()):
+            for splits in (1, 3):
+                _library.check(lib.mm_best_force(config, splits))
+                for M, N, K in shapes:
+                    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+                    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+                    check(best, matmul_opt.run("best", A, B), A.astype(np.float64) @ B, K)
+    finally:
+        _library.check(lib.mm_best_force(-1, 1))
+
+
+def test_tma_device_path_takes_aligned_and_unaligned_operands():
+    """The device entry point hands the bulk-copy engine what it can describe (16-byte aligned bases and
+    leading dimensions) and the pipelined kernel the rest; both must give the product."""
+    torch = pytest.importorskip("torch")
+    if not available("tma"):
+        pytest.skip("tma is not available on this machine")
+    import ctypes
+
+    lib = _library.library()
+    matmul_device = lib.mm_matmul_device
+    matmul_device.restype = ctypes.c_int
+    matmul_device.argtypes = [ctypes.c_char_p] + [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64] * 3
+    tma = next(info for info in KERNELS if info.name == "tma")
+    M, N, K = 130, 72, 92
+    for offset in (0, 1):  # elements: 0 keeps every base 16-byte aligned, 1 breaks it
+        a = torch.rand(M * K + offset, device="cuda") * 2 - 1
+        b = torch.rand(K * N + offset, device="cuda") * 2 - 1
+        c = torch.full((M * N + offset,), float("nan"), device="cuda")
+        A, B = a[offset:].view(M, K), b[offset:].view(K, N)
+        _library.check(matmul_device(b"tma", M, N, K, A.data_ptr(), K, B.data_ptr(), N, c[offset:].data_ptr(), N))
+        torch.cuda.synchronize()
+        reference = A.cpu().numpy().astype(np.float64) @ B.cpu().numpy().astype(np.float64)
+        check(tma, c[offset:].view(M, N).cpu().numpy(), reference, K)

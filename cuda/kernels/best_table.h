@@ -2,16 +2,21 @@
 //
 // The decision data of `best` (best.cu). Format, kept trivially parseable:
 //   kRows: rows {max_mn_per_sm, config}, in increasing max_mn_per_sm. best takes the first row with
-//          M*N / SMs <= max_mn_per_sm (the last row is the catch-all). `config` is a pipelined::ConfigId
-//          (pipelined.cuh): 0 = 128x256, 1 = 128x128, 2 = 128x64, 3 = 64x64.
+//          M*N / SMs <= max_mn_per_sm (the last row is the catch-all). `config` numbers every tile
+//          configuration of both kernel families: 0..3 are pipelined::ConfigId (pipelined.cuh: 0 = 128x256,
+//          1 = 128x128, 2 = 128x64, 3 = 64x64), 4..6 are 4 + tma::ConfigId (tma.cuh: 4 = 128x256x32,
+//          5 = 128x128x16, 6 = 128x64x32). Where the tma path cannot run (no sm_90, unaligned operands)
+//          a tma config is replaced by kTmaFallback[id], the pipelined config of the same tile.
 //   kSmallerConfig[c]: the config to fall back to when config c would waste more than
 //          100 - kMinWaveEfficiencyPct percent of the last wave: efficiency = tiles / (ceil(tiles/SMs)*SMs).
 //          -1 ends the chain. (4095x4097 on 132 SMs: 544 tiles of 128x256 = 4.12 waves -> 82%, too ragged.)
-//   kSplit*: split-K is considered when K >= kSplitMinK; the slice count is splitk::choose_splits(tiles,
-//          K, SMs, blocks_per_sm of the config, kSplitWaves, kSplitMinSliceK, kSplitMaxSplits), which
+//   kSplit*: split-K (pipelined configs only) is considered when K >= kSplitMinK; the slice count is
+//          splitk::choose_splits(tiles, K, SMs, blocks_per_sm of the config, kSplitWaves, kSplitMinSliceK, kSplitMaxSplits), which
 //          returns 1 (no split) unless the tiles fill less than half of kSplitWaves full waves.
 // Normalising by the SM count keeps the table meaningful on GPUs other than the one it was tuned on.
-// Seed values from one H200 run (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, the last one
+// tma rows from one H200 experiment (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, cuBLAS 50.9 / 50.2 /
+// 37.8 / 48.5): 128x256x32 49.4/46.4/11.7/39.9, 128x128x16 47.8/47.2/13.3/47.5, 128x64x32 43.7/42.9/35.8/43.4.
+// Earlier pipelined values from one H200 run (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, the last one
 // unaligned so B goes through 4-byte copies): 128x256 47.5/47.2/11.6/31.5, 128x128 42.3/41.3/19.7/37.4,
 // 128x64 42.5/40.9/29.9/40.1, 64x64 36.9/35.0/26.9/35.2 (cuBLAS 51.2/50.4/38.2/47.4). best: 47.0/46.1/34.3
 // (1024^3 = 128x64 split 4 ways). 256x256x65536: best 33.5 (64x64, 32 splits; cuBLAS 47.9).
@@ -27,12 +32,15 @@ struct Row {
 };
 
 constexpr Row kRows[] = {
-    {4096, 3},       // 64x64:   up to 1 tile per SM
-    {16384, 2},      // 128x64:  up to 2 tiles per SM (1024^2 on 132 SMs: 7.9K)
-    {INT64_MAX, 0},  // 128x256: the rest (2048^2: 31.8K, 4096^2: 127K)
+    {4096, 3},       // pipelined 64x64: up to 1 tile per SM, split over K
+    {16384, 6},      // tma 128x64x32: up to 2 tiles per SM (1024^2 on 132 SMs: 7.9K)
+    {65536, 5},      // tma 128x128x16 (2048^2: 31.8K)
+    {INT64_MAX, 4},  // tma 128x256x32: the rest (4096^2: 127K)
 };
 
-constexpr int kSmallerConfig[] = {2, 2, 3, -1};  // indexed by config id; 128x128 measured below 128x64
+// Indexed by config id. tma 128x64 falls back to pipelined 64x64 (1025x1023: 144 tiles of 128x64, 55%).
+constexpr int kSmallerConfig[] = {2, 2, 3, -1, 5, 6, 3};
+constexpr int kTmaFallback[] = {0, 1, 2};  // tma config id -> pipelined config of the same tile
 constexpr int kMinWaveEfficiencyPct = 85;
 
 constexpr int kSplitMinK = 512;  // was 1024: 512^3 and 1025x1023x1021 ran 30% and 14% slower than splitk (asv, 2ea3c07)

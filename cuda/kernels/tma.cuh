@@ -1,0 +1,28 @@
+// Host-side interface of the TMA kernel family (tma.cu), used by best.cu.
+#pragma once
+
+#include "gemm_args.cuh"
+#include "pipelined.cuh"
+
+namespace tma {
+
+// Instantiated tile configurations; best_table.h refers to them as pipelined::kNumConfigs + id.
+enum ConfigId : int {
+    kCfg128x256 = 0,  // 128x256x32, 8 warps of 64x64 (8x16 per thread), 3 stages, 1 block/SM: big shapes
+    kCfg128x128 = 1,  // 128x128x16, 4 warps of 64x64 (8x16 per thread), 4 stages, 2 blocks/SM
+    kCfg128x64 = 2,   // 128x64x32,  4 warps of 64x32 (8x8 per thread),  3 stages, 2 blocks/SM
+    kNumConfigs = 3
+};
+
+const pipelined::ConfigInfo& config_info(int id);
+
+// True when the bulk-copy path can run this product here: a device of compute capability 9.0 or newer,
+// this library built with sm_90 code, the driver's tensor-map encoder found, and operands it can describe
+// (16-byte aligned bases, leading dimensions a multiple of 4 floats). Records nothing; cheap after the
+// first call on a device.
+bool usable(const GemmArgs& g);
+
+// Enqueues config `id` for C = A·B. Precondition: usable(g).
+mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream);
+
+}  // namespace tma
