@@ -18,7 +18,8 @@
 //
 // Changes vs pipelined: bulk tensor copies + mbarriers instead of per-thread cp.async + wait_group; BK 32
 // (16 for the 2-block config) so the per-tile costs (transposition, barrier) are amortised over more FMAs;
-// the k loop is unrolled by construction (mmk::static_for), since nvcc declined to unroll it here.
+// the k loop is unrolled by construction (mmk::static_for), since nvcc declined to unroll it here, either
+// whole or in chunks of 16 k (kChunkK) where a long body stalls on instruction fetch.
 // Tile configurations (kConfigs below): 128x256x32 (3 stages, 8 warps), 128x128x16 (4 stages, 4 warps,
 // 2 blocks/SM) and 128x64x32 (3 stages, 4 warps of 8x8 per thread, 2 blocks/SM).
 //
@@ -43,9 +44,11 @@ namespace {
 
 constexpr unsigned kGroupM = 8;  // tile rows per rasterization band, as in pipelined
 
-template <int BM_, int BN_, int BK_, int WN_, int FN_, int STAGES_, int MIN_BLOCKS_>
+template <int BM_, int BN_, int BK_, int WN_, int FN_, int STAGES_, int MIN_BLOCKS_, int CHUNK_K_>
 struct Cfg {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, kMinBlocks = MIN_BLOCKS_;
+    // The k loop runs BK / CHUNK_K trips of a CHUNK_K-step unrolled body (CHUNK_K = BK: one straight body).
+    static constexpr int kChunkK = CHUNK_K_, kChunks = BK / CHUNK_K_;
     static constexpr int WM = 64, FM = 2, LM = 8, LN = 4, WN = WN_, FN = FN_;  // warp tile 64 x WN
     using Warp = mmk::WarpTile<FM, FN, LM, LN>;
     static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
@@ -63,15 +66,18 @@ struct Cfg {
     static constexpr bool valid() {
         return Warp::kWM == WM && Warp::kWN == WN && BM % WM == 0 && BN % WN == 0 && kThreads <= 1024 &&
                (kRowBytes == 64 || kRowBytes == 128) &&  // the swizzles the A map uses
-               BK % 16 == 0 && kBlocks % kThreads == 0 && kBlocksPerThread >= 1 && BK % 2 == 0 &&
+               BK % 16 == 0 && kBlocks % kThreads == 0 && kBlocksPerThread >= 1 && BK % kChunkK == 0 &&
+               kChunkK % 2 == 0 && kChunkK >= 2 &&  // register double-buffering alternates buffers across k
                BM <= 256 && BN <= 256 && BK <= 256 &&  // bulk-copy box limits
                kABytes % 1024 == 0 && kBBytes % 1024 == 0;  // every stage keeps the swizzle's 1 KB alignment
     }
 };
 
-using Cfg128x256 = Cfg<128, 256, 32, 64, 4, 3, 1>;
-using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2>;
-using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2>;
+using Cfg128x256 = Cfg<128, 256, 32, 64, 4, 3, 1, 32>;
+using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16>;
+// Two 16-k chunks: at 1024^2 this config runs one block (4 warps, one per scheduler) per SM, where nothing
+// hides instruction-cache misses; the 32-k body (32 KB of code) ran at 23.5 TFLOPS, the 16-k one at 35.8.
+using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16>;
 
 // Block b of the transposition covers rows 4q..4q+3 and 16-byte chunk c (k = 4c..4c+3) of the A tile.
 // The 8 threads of a quarter warp take c's low two bits from b%4 and q's parity from (b/4)%2, so their
@@ -173,14 +179,26 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
         const float* const b_k = reinterpret_cast<const float*>(b_ring + (kt % C::STAGES) * C::kBBytes) + col0;
         float4 fa[2][C::FM], fb[2][C::FN];  // [register buffer][fragment]
         Warp::load(fa[0], fb[0], a_k, b_k);
-        mmk::static_for<0, C::BK>([&](auto k_const) {
-            constexpr int k = decltype(k_const)::value;
-            if constexpr (k + 1 < C::BK) Warp::load(fa[(k + 1) & 1], fb[(k + 1) & 1], a_k + (k + 1) * C::SA, b_k + (k + 1) * C::BN);
-            if constexpr (k == C::BK / 2) {  // the loads of transpose_load have long landed
-                if (has_next) transpose_store((kt + 1) & 1);
-            }
-            Warp::fma(acc, fa[k & 1], fb[k & 1]);
-        });
+#pragma unroll 1
+        for (int chunk = 0; chunk < C::kChunks; ++chunk) {
+            if (C::kChunks > 1 && chunk == C::kChunks / 2 && has_next) transpose_store((kt + 1) & 1);
+            const float* const a_c = a_k + chunk * C::kChunkK * C::SA;
+            const float* const b_c = b_k + chunk * C::kChunkK * C::BN;
+            // k offset of the next chunk's first row; the last chunk reloads row 0 (harmless, discarded).
+            const int next = chunk + 1 < C::kChunks ? C::kChunkK : -chunk * C::kChunkK;
+            mmk::static_for<0, C::kChunkK>([&](auto k_const) {
+                constexpr int k = decltype(k_const)::value;
+                constexpr int nb = (k + 1) & 1;  // fragment buffer of step k+1
+                if constexpr (k + 1 < C::kChunkK)
+                    Warp::load(fa[nb], fb[nb], a_c + (k + 1) * C::SA, b_c + (k + 1) * C::BN);
+                else if constexpr (C::kChunks > 1)
+                    Warp::load(fa[nb], fb[nb], a_c + next * C::SA, b_c + next * C::BN);
+                if constexpr (C::kChunks == 1 && k == C::BK / 2) {  // transpose_load's loads have long landed
+                    if (has_next) transpose_store((kt + 1) & 1);
+                }
+                Warp::fma(acc, fa[k & 1], fb[k & 1]);
+            });
+        }
         // Publishes at_s[(kt+1)&1]; every thread is done with at_s[kt&1] and with ring stage kt%STAGES
         // (its A part was transposed last iteration, its B part read just now), so it can be refilled.
         __syncthreads();
