@@ -36,4 +36,25 @@ inline mm_status compute_major(int* major) {
     return cached_attribute<cudaDevAttrComputeCapabilityMajor>(major, "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
 }
 
+// Lets `kernel` use `smem_bytes` of dynamic shared memory, with the largest shared-memory carveout, on the
+// current device. Both are per-device function attributes: they are set once per device ordinal (< 64),
+// recorded in `configured_devices`, which the caller keeps per kernel instantiation.
+inline mm_status raise_shared_memory_limit(const void* kernel, int smem_bytes, std::atomic<uint64_t>& configured_devices,
+                                           const char* what) {
+    int dev = 0;
+    mm_status st = mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+    if (st != MM_OK) return st;
+    const uint64_t bit = uint64_t(1) << (dev & 63);
+    if (configured_devices.load(std::memory_order_acquire) & bit) return MM_OK;
+    st = mm_check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes), what);
+    if (st != MM_OK) return st;
+    // Operands live in shared memory; ask for the largest carveout so that several blocks fit.
+    st = mm_check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                            int(cudaSharedmemCarveoutMaxShared)),
+                       what);
+    if (st != MM_OK) return st;
+    configured_devices.fetch_or(bit, std::memory_order_release);
+    return MM_OK;
+}
+
 }  // namespace mmk

@@ -31,7 +31,7 @@
 // and 223 for 8x16 (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 199 for 8x8.
 #include <cuda.h>
 
-#include <mutex>
+#include <atomic>
 
 #include "bulk_copy.cuh"
 #include "device_props.cuh"
@@ -265,15 +265,9 @@ mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) 
     static_assert(C::kMinBlocks * (C::kSmemBytes + 1024) <= 228 * 1024, "kMinBlocks blocks must fit in shared memory");
     auto kernel = tma_kernel<C>;
 
-    static std::once_flag configured;  // the dynamic shared memory limit is a per-function attribute
-    static cudaError_t configure_error = cudaSuccess;
-    std::call_once(configured, [&] {
-        configure_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes);
-        if (configure_error == cudaSuccess)
-            configure_error = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                   int(cudaSharedmemCarveoutMaxShared));
-    });
-    mm_status st = mm_check_cuda(configure_error, "cudaFuncSetAttribute(tma)");
+    static std::atomic<uint64_t> configured_devices{0};
+    mm_status st = mmk::raise_shared_memory_limit(reinterpret_cast<const void*>(kernel), C::kSmemBytes,
+                                                  configured_devices, "cudaFuncSetAttribute(tma)");
     if (st != MM_OK) return st;
 
     CUtensorMap a_map, b_map;
