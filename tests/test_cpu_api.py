@@ -225,3 +225,22 @@ def test_dimensions_beyond_the_c_integer_type_are_refused_before_the_gpu():
     huge = np.lib.stride_tricks.as_strided(small, shape=(2**31, 4), strides=(0, 4))  # no memory behind it
     with pytest.raises(ValueError, match=r"A.shape\[0\] = 2147483648 exceeds"):
         matmul_opt.run("naive", huge, small)
+
+
+def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
+    lib = _library.library()
+    count = lib.mm_best_config_count()
+    names = []
+    for config in range(count):
+        name = ctypes.c_char_p()
+        _library.check(lib.mm_best_config_name(config, ctypes.byref(name)))
+        names.append(name.value.decode())
+    assert len(set(names)) == count
+    assert any(n.startswith("pipelined ") for n in names) and any(n.startswith("tma ") for n in names)
+    for bad in (-1, count):
+        assert lib.mm_best_config_name(bad, ctypes.byref(ctypes.c_char_p())) != 0
+        assert b"out of range" in lib.mm_last_error()
+    for config, splits in ((count, 1), (0, 0), (-2, 1)):
+        assert lib.mm_best_force(config, splits) != 0
+        assert f"config < {count}".encode() in lib.mm_last_error()
+    _library.check(lib.mm_best_force(-1, 1))  # back to the heuristic
