@@ -67,6 +67,7 @@ _SIGNATURES = {
     "mm_kernel_arithmetic": (_status, [_int, ctypes.POINTER(_int)]),
     "mm_kernel_available": (_status, [ctypes.c_char_p]),
     "mm_matmul_host": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
+    "mm_matmul_device": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
     "mm_benchmark": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _int, _int, ctypes.POINTER(ctypes.c_double)]),
     "mm_device_info_get": (_status, [ctypes.POINTER(DeviceInfoStruct)]),
     "mm_best_config_count": (_int, []),

@@ -190,12 +190,7 @@ def test_tma_device_path_takes_aligned_and_unaligned_operands():
     torch = pytest.importorskip("torch")
     if not available("tma"):
         pytest.skip("tma is not available on this machine")
-    import ctypes
-
     lib = _library.library()
-    matmul_device = lib.mm_matmul_device
-    matmul_device.restype = ctypes.c_int
-    matmul_device.argtypes = [ctypes.c_char_p] + [ctypes.c_int64] * 3 + [ctypes.c_void_p, ctypes.c_int64] * 3
     tma = next(info for info in KERNELS if info.name == "tma")
     M, N, K = 130, 72, 92
     for offset in (0, 1):  # elements: 0 keeps every base 16-byte aligned, 1 breaks it
@@ -203,7 +198,7 @@ def test_tma_device_path_takes_aligned_and_unaligned_operands():
         b = torch.rand(K * N + offset, device="cuda") * 2 - 1
         c = torch.full((M * N + offset,), float("nan"), device="cuda")
         A, B = a[offset:].view(M, K), b[offset:].view(K, N)
-        _library.check(matmul_device(b"tma", M, N, K, A.data_ptr(), K, B.data_ptr(), N, c[offset:].data_ptr(), N))
+        _library.check(lib.mm_matmul_device(b"tma", M, N, K, A.data_ptr(), K, B.data_ptr(), N, c[offset:].data_ptr(), N))
         torch.cuda.synchronize()
         reference = A.cpu().numpy().astype(np.float64) @ B.cpu().numpy().astype(np.float64)
         check(tma, c[offset:].view(M, N).cpu().numpy(), reference, K)

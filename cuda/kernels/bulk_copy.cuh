@@ -8,19 +8,8 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 namespace mmk {
-
-// Calls f(std::integral_constant<int, I>{}) for I = First .. Last-1, in order. The index is a compile-time
-// constant inside f, so register arrays indexed by it stay in registers whatever the unroller decides.
-template <int First, int Last, class F>
-__device__ __forceinline__ void static_for(F&& f) {
-    if constexpr (First < Last) {
-        f(std::integral_constant<int, First>{});
-        static_for<First + 1, Last>(f);
-    }
-}
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 #define MMK_SM90(...) __trap()

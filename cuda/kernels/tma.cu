@@ -258,6 +258,17 @@ bool compiled_for_sm90() {
     return yes;
 }
 
+// What stops the bulk-copy path on a device of compute capability `major`: the one check behind both
+// requires_tma (which says why) and usable (which only needs yes or no).
+enum class Missing { kNothing, kHopper, kSm90Code, kEncoder };
+
+Missing missing_support(int major) {
+    if (major < 9) return Missing::kHopper;
+    if (!compiled_for_sm90<Cfg128x256>()) return Missing::kSm90Code;
+    if (encoder() == nullptr) return Missing::kEncoder;
+    return Missing::kNothing;
+}
+
 template <class C>
 mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) {
     static_assert(C::valid(), "tile configuration violates the warp-tile / bulk-copy / transposition constraints");
@@ -270,6 +281,8 @@ mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) 
                                                   configured_devices, "cudaFuncSetAttribute(tma)");
     if (st != MM_OK) return st;
 
+    // The maps describe this call's matrices, so they are encoded per launch: host work only (no GPU call),
+    // enqueued ahead of the GPU in back-to-back launches. Its cost inside the timings was not measured.
     CUtensorMap a_map, b_map;
     constexpr CUtensorMapSwizzle kASwizzle = C::kRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
     st = encode(&a_map, g.A, g.M, g.K, g.lda, C::BM, C::BK, kASwizzle, "A");
@@ -302,7 +315,7 @@ bool usable(const GemmArgs& g) {
     constexpr int64_t kMaxLd = (int64_t(1) << 40) / int64_t(sizeof(float));
     int major = 0;
     return vector_aligned(g) && g.lda < kMaxLd && g.ldb < kMaxLd && mmk::compute_major(&major) == MM_OK &&
-           major >= 9 && encoder() != nullptr && compiled_for_sm90<Cfg128x256>();
+           missing_support(major) == Missing::kNothing;
 }
 
 mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream) {
@@ -326,12 +339,18 @@ mm_status requires_tma() {
     int major = 0;
     const mm_status st = mmk::compute_major(&major);
     if (st != MM_OK) return st;
-    if (major < 9)
-        return mm_fail(MM_ERR_UNAVAILABLE, "tma needs a GPU of compute capability 9.0 or newer (this one is %d.x)", major);
-    if (!compiled_for_sm90<Cfg128x256>())
-        return mm_fail(MM_ERR_UNAVAILABLE, "tma: this libmatmul.so was built without sm_90 code (make ARCH=sm_90)");
-    if (encoder() == nullptr)
-        return mm_fail(MM_ERR_UNAVAILABLE, "tma: the driver has no cuTensorMapEncodeTiled (CUDA 12 driver or newer needed)");
+    switch (missing_support(major)) {
+        case Missing::kNothing:
+            return MM_OK;
+        case Missing::kHopper:
+            return mm_fail(MM_ERR_UNAVAILABLE, "tma needs a GPU of compute capability 9.0 or newer (this one is %d.x)",
+                           major);
+        case Missing::kSm90Code:
+            return mm_fail(MM_ERR_UNAVAILABLE, "tma: this libmatmul.so was built without sm_90 code (make ARCH=sm_90)");
+        case Missing::kEncoder:
+            return mm_fail(MM_ERR_UNAVAILABLE,
+                           "tma: the driver has no cuTensorMapEncodeTiled (CUDA 12 driver or newer needed)");
+    }
     return MM_OK;
 }
 

@@ -13,9 +13,21 @@
 // Per k a thread issues FM + FN LDS.128 for 16*FM*FN FMAs (8x8: 4 loads / 64 FMA; 8x16: 6 / 128).
 #pragma once
 
+#include <type_traits>
+
 #include "tile_io.cuh"
 
 namespace mmk {
+
+// Calls f(std::integral_constant<int, I>{}) for I = First .. Last-1, in order. The index is a compile-time
+// constant inside f, so register arrays indexed by it stay in registers whatever the unroller decides.
+template <int First, int Last, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+    if constexpr (First < Last) {
+        f(std::integral_constant<int, First>{});
+        static_for<First + 1, Last>(f);
+    }
+}
 
 template <int FM, int FN, int LM, int LN>
 struct WarpTile {
