@@ -4,6 +4,7 @@ Error measure: ||C - ref||_F / ||ref||_F, bounded by matmul_opt.tolerance (fp32:
 docstring for why; tf32 kernels: 1e-2). The library fills its device copy of C with NaN before every launch,
 and the tests also check that every element is finite, so an element a kernel never writes fails.
 """
+import ctypes
 import functools
 
 import numpy as np
@@ -180,6 +181,46 @@ def test_every_tile_configuration_of_best_is_correct(rng):
                     A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
                     B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
                     check(best, matmul_opt.run("best", A, B), A.astype(np.float64) @ B, K)
+    finally:
+        _library.check(lib.mm_best_force(-1, 1))
+
+
+def best_config_ids(prefix):
+    """{config name: id} of best's configurations whose name starts with prefix."""
+    lib = _library.library()
+    ids = {}
+    for config in range(lib.mm_best_config_count()):
+        name = ctypes.c_char_p()
+        _library.check(lib.mm_best_config_name(config, ctypes.byref(name)))
+        if name.value.decode().startswith(prefix):
+            ids[name.value.decode()] = config
+    return ids
+
+
+def test_streamk_schedule_cases_are_correct(rng):
+    """streamk's schedule depends on the tile count against the resident blocks P (SMs x blocks per SM):
+    whole waves only, a remainder of at least half a wave (shared out alone), a small remainder (shared
+    out with one whole wave), fewer tiles than blocks; K of one tile (nothing split) and of ten (split
+    tiles, partials folded). Tile counts are built from this GPU's SM count so that every case is hit."""
+    if not available("streamk"):
+        pytest.skip("streamk is not available on this machine")
+    lib = _library.library()
+    best = next(info for info in KERNELS if info.name == "best")
+    sms = matmul_opt.device_info().sm_count
+    configs = best_config_ids("streamk ")
+    assert set(configs) == {"streamk 128x256x32", "streamk 128x128x16"}
+    try:
+        for name, config in configs.items():
+            bm, bn = (128, 256) if "128x256" in name else (128, 128)
+            blocks = sms * (1 if bn == 256 else 2)
+            for tiles in (blocks, blocks + blocks // 2 + 1, blocks + 3, 2 * blocks - 1, blocks // 2):
+                for K in (20, 300):  # one K tile; ten (the last one ragged)
+                    M, N = bm * tiles - 3, bn - 5
+                    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+                    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+                    _library.check(lib.mm_best_force(config, 1))
+                    C = matmul_opt.run("best", A, B)
+                    check(best, C, A.astype(np.float64) @ B, K)
     finally:
         _library.check(lib.mm_best_force(-1, 1))
 

@@ -29,185 +29,31 @@
 // two blocks per thread). Shared memory: STAGES * (BM + BN) * BK * 4 (ring) + 2 * BK * (BM + 4) * 4
 // (transposed A) + barriers + 1 KB alignment: 178 KB, 82 KB and 106 KB. Registers (make resources): 225
 // and 223 for 8x16 (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 199 for 8x8.
-#include <cuda.h>
-
 #include <atomic>
 
-#include "bulk_copy.cuh"
-#include "device_props.cuh"
 #include "splitk.cuh"
 #include "tma.cuh"
-#include "warp_tile.cuh"
+#include "tma_tile.cuh"
 
 namespace {
 
-constexpr unsigned kGroupM = 8;  // tile rows per rasterization band, as in pipelined
+using tmak::Cfg128x128;
+using tmak::Cfg128x256;
+using tmak::Cfg128x64;
 
-template <int BM_, int BN_, int BK_, int WN_, int FN_, int STAGES_, int MIN_BLOCKS_, int CHUNK_K_>
-struct Cfg {
-    static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, kMinBlocks = MIN_BLOCKS_;
-    // The k loop runs BK / CHUNK_K trips of a CHUNK_K-step unrolled body (CHUNK_K = BK: one straight body).
-    static constexpr int kChunkK = CHUNK_K_, kChunks = BK / CHUNK_K_;
-    static constexpr int WM = 64, FM = 2, LM = 8, LN = 4, WN = WN_, FN = FN_;  // warp tile 64 x WN
-    using Warp = mmk::WarpTile<FM, FN, LM, LN>;
-    static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
-    static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
-    static constexpr int kRowBytes = BK * 4;              // one A row in the ring (= the swizzle span)
-    static constexpr int kSwizzleMask = kRowBytes / 16 - 1;
-    static constexpr int SA = BM + 4;                     // at_s row stride in floats
-    static constexpr int kABytes = BM * BK * 4, kBBytes = BK * BN * 4, kStageBytes = kABytes + kBBytes;
-    static constexpr int kATFloats = BK * SA;
-    static constexpr int kSmemBytes = STAGES * kStageBytes + 2 * kATFloats * 4 + STAGES * 8 + 1024;
-    // Transposition: (BM/4) x (BK/4) blocks of 4 rows x 4 k, kBlocksPerThread per thread.
-    static constexpr int kBlocks = (BM / 4) * (BK / 4);
-    static constexpr int kBlocksPerThread = kBlocks / kThreads;
-
-    static constexpr bool valid() {
-        return Warp::kWM == WM && Warp::kWN == WN && BM % WM == 0 && BN % WN == 0 && kThreads <= 1024 &&
-               (kRowBytes == 64 || kRowBytes == 128) &&  // the swizzles the A map uses
-               BK % 16 == 0 && kBlocks % kThreads == 0 && kBlocksPerThread >= 1 && BK % kChunkK == 0 &&
-               kChunkK % 2 == 0 && kChunkK >= 2 &&  // register double-buffering alternates buffers across k
-               BM <= 256 && BN <= 256 && BK <= 256 &&  // bulk-copy box limits
-               kABytes % 1024 == 0 && kBBytes % 1024 == 0;  // every stage keeps the swizzle's 1 KB alignment
-    }
-};
-
-using Cfg128x256 = Cfg<128, 256, 32, 64, 4, 3, 1, 32>;
-using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16>;
-// Two 16-k chunks: at 1024^2 this config runs one block (4 warps, one per scheduler) per SM, where nothing
-// hides instruction-cache misses; the 32-k body (32 KB of code) ran at 23.5 TFLOPS, the 16-k one at 35.8.
-using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16>;
-
-// Block b of the transposition covers rows 4q..4q+3 and 16-byte chunk c (k = 4c..4c+3) of the A tile.
-// The 8 threads of a quarter warp take c's low two bits from b%4 and q's parity from (b/4)%2, so their
-// 8 reads hit 8 different swizzled chunks (no bank conflicts on the ring side).
-template <class C>
-__device__ __forceinline__ void transpose_block_coords(int b, int& q, int& c) {
-    const int u = b % 8, hi = b / 8;
-    constexpr int kChunkHighs = C::BK / 16;  // chunks = 4 * kChunkHighs
-    c = (u & 3) + 4 * (hi % kChunkHighs);
-    q = 2 * (hi / kChunkHighs) + ((u >> 2) & 1);
-}
-
+// One block per output tile, its whole K range.
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
                const int64_t ldc, const int M, const int N, const int K) {
-    using Warp = typename C::Warp;
     extern __shared__ __align__(16) uint8_t smem_raw[];
-    // The swizzled A boxes need 1 KB alignment; round up by pointer arithmetic so accesses stay LDS/STS.
-    uint8_t* const smem = smem_raw + ((1024 - (mmk::smem_addr(smem_raw) & 1023)) & 1023);
-    uint8_t* const a_ring = smem;                                   // [STAGES][BM][BK], swizzled
-    uint8_t* const b_ring = smem + C::STAGES * C::kABytes;          // [STAGES][BK][BN]
-    float* const at_s = reinterpret_cast<float*>(smem + C::STAGES * C::kStageBytes);  // [2][BK][SA]
-    uint64_t* const full = reinterpret_cast<uint64_t*>(at_s + 2 * C::kATFloats);       // [STAGES]
-
-    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     int bm, bn;
-    mmk::tile_coords(blockIdx.x, mmk::tiles_of(M, C::BM), mmk::tiles_of(N, C::BN), kGroupM, bm, bn);
+    mmk::tile_coords(blockIdx.x, mmk::tiles_of(M, C::BM), mmk::tiles_of(N, C::BN), tmak::kGroupM, bm, bn);
     const int m0 = bm * C::BM, n0 = bn * C::BN;
-    const int k_tiles = (K - 1) / C::BK + 1;
-
-    auto full_bar = [&](int kt) { return mmk::smem_addr(&full[kt % C::STAGES]); };
-    auto issue = [&](int kt) {  // thread 0 only
-        const int s = kt % C::STAGES;
-        mmk::mbarrier_arrive_expect_tx(full_bar(kt), C::kStageBytes);
-        mmk::bulk_tensor_load_2d(mmk::smem_addr(a_ring + s * C::kABytes), &a_map, full_bar(kt), kt * C::BK, m0);
-        mmk::bulk_tensor_load_2d(mmk::smem_addr(b_ring + s * C::kBBytes), &b_map, full_bar(kt), n0, kt * C::BK);
-    };
-    if (tid == 0) {
-        mmk::prefetch_tensor_map(&a_map);
-        mmk::prefetch_tensor_map(&b_map);
-        for (int s = 0; s < C::STAGES; ++s) mmk::mbarrier_init(mmk::smem_addr(&full[s]), 1);
-        mmk::mbarrier_init_fence();
-    }
-    __syncthreads();
-    if (tid == 0)
-        for (int kt = 0; kt < C::STAGES && kt < k_tiles; ++kt) issue(kt);
-
-    // ---- transposition of A: ring (row-major, swizzled) -> at_s (K-major) ----
-    float4 in_transit[C::kBlocksPerThread][4];  // [block][row]: 4 k each
-    auto transpose_load = [&](int kt) {
-        const uint8_t* const src = a_ring + (kt % C::STAGES) * C::kABytes;
-#pragma unroll
-        for (int p = 0; p < C::kBlocksPerThread; ++p) {
-            int q, ch;
-            transpose_block_coords<C>(tid + p * C::kThreads, q, ch);
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                const int row = 4 * q + r;
-                const int swizzled = ch ^ (((row * C::kRowBytes) >> 7) & C::kSwizzleMask);
-                in_transit[p][r] = *reinterpret_cast<const float4*>(src + row * C::kRowBytes + 16 * swizzled);
-            }
-        }
-    };
-    auto transpose_store = [&](int buffer) {
-        float* const dst = at_s + buffer * C::kATFloats;
-#pragma unroll
-        for (int p = 0; p < C::kBlocksPerThread; ++p) {
-            int q, ch;
-            transpose_block_coords<C>(tid + p * C::kThreads, q, ch);
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                *reinterpret_cast<float4*>(dst + (4 * ch + j) * C::SA + 4 * q) =
-                    make_float4(mmk::f4_get(in_transit[p][0], j), mmk::f4_get(in_transit[p][1], j),
-                                mmk::f4_get(in_transit[p][2], j), mmk::f4_get(in_transit[p][3], j));
-        }
-    };
-    mmk::mbarrier_wait(full_bar(0), 0);
-    transpose_load(0);
-    transpose_store(0);
-    __syncthreads();
-
-    const int wm = warp / C::kWarpsN, wn = warp % C::kWarpsN;
-    const int row0 = wm * C::WM + 4 * Warp::lane_m(lane);
-    const int col0 = wn * C::WN + 4 * Warp::lane_n(lane);
-    float acc[Warp::kTM][Warp::kTN];
-#pragma unroll
-    for (int i = 0; i < Warp::kTM; ++i)
-#pragma unroll
-        for (int j = 0; j < Warp::kTN; ++j) acc[i][j] = 0.f;
-
-    for (int kt = 0; kt < k_tiles; ++kt) {
-        const bool has_next = kt + 1 < k_tiles;
-        if (has_next) {  // tile kt+1 was issued STAGES-1 iterations ago
-            mmk::mbarrier_wait(full_bar(kt + 1), ((kt + 1) / C::STAGES) & 1);
-            transpose_load(kt + 1);
-        }
-        const float* const a_k = at_s + (kt & 1) * C::kATFloats + row0;
-        const float* const b_k = reinterpret_cast<const float*>(b_ring + (kt % C::STAGES) * C::kBBytes) + col0;
-        float4 fa[2][C::FM], fb[2][C::FN];  // [register buffer][fragment]
-        Warp::load(fa[0], fb[0], a_k, b_k);
-#pragma unroll 1
-        for (int chunk = 0; chunk < C::kChunks; ++chunk) {
-            if (C::kChunks > 1 && chunk == C::kChunks / 2 && has_next) transpose_store((kt + 1) & 1);
-            const float* const a_c = a_k + chunk * C::kChunkK * C::SA;
-            const float* const b_c = b_k + chunk * C::kChunkK * C::BN;
-            // k offset of the next chunk's first row; the last chunk reloads row 0 (harmless, discarded).
-            const int next = chunk + 1 < C::kChunks ? C::kChunkK : -chunk * C::kChunkK;
-            mmk::static_for<0, C::kChunkK>([&](auto k_const) {
-                constexpr int k = decltype(k_const)::value;
-                constexpr int nb = (k + 1) & 1;  // fragment buffer of step k+1
-                if constexpr (k + 1 < C::kChunkK)
-                    Warp::load(fa[nb], fb[nb], a_c + (k + 1) * C::SA, b_c + (k + 1) * C::BN);
-                else if constexpr (C::kChunks > 1)
-                    Warp::load(fa[nb], fb[nb], a_c + next * C::SA, b_c + next * C::BN);
-                if constexpr (C::kChunks == 1 && k == C::BK / 2) {  // transpose_load's loads have long landed
-                    if (has_next) transpose_store((kt + 1) & 1);
-                }
-                Warp::fma(acc, fa[k & 1], fb[k & 1]);
-            });
-        }
-        // Publishes at_s[(kt+1)&1]; every thread is done with at_s[kt&1] and with ring stage kt%STAGES
-        // (its A part was transposed last iteration, its B part read just now), so it can be refilled.
-        __syncthreads();
-        if (tid == 0 && kt + C::STAGES < k_tiles) {
-            mmk::fence_proxy_async_shared();
-            issue(kt + C::STAGES);
-        }
-    }
-
-    Warp::template store<true>(acc, c + int64_t(m0) * ldc + n0, ldc, row0, col0, M - m0, N - n0);
+    tmak::TileLoop<C> loop(smem_raw, &a_map, &b_map);
+    typename tmak::TileLoop<C>::Acc acc;
+    loop.accumulate(m0, n0, 0, (K - 1) / C::BK + 1, acc);
+    loop.store(acc, c, ldc, m0, n0, M, N);
 }
 
 // ---- host side: tensor maps -------------------------------------------------------------------------
@@ -271,37 +117,20 @@ Missing missing_support(int major) {
 
 template <class C>
 mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) {
-    static_assert(C::valid(), "tile configuration violates the warp-tile / bulk-copy / transposition constraints");
-    static_assert(C::kSmemBytes <= 227 * 1024, "dynamic shared memory above the sm_90 per-block limit");
-    static_assert(C::kMinBlocks * (C::kSmemBytes + 1024) <= 228 * 1024, "kMinBlocks blocks must fit in shared memory");
-    auto kernel = tma_kernel<C>;
-
     static std::atomic<uint64_t> configured_devices{0};
-    mm_status st = mmk::raise_shared_memory_limit(reinterpret_cast<const void*>(kernel), C::kSmemBytes,
-                                                  configured_devices, "cudaFuncSetAttribute(tma)");
-    if (st != MM_OK) return st;
-
-    // The maps describe this call's matrices, so they are encoded per launch: host work only (no GPU call),
-    // enqueued ahead of the GPU in back-to-back launches. Its cost inside the timings was not measured.
     CUtensorMap a_map, b_map;
-    constexpr CUtensorMapSwizzle kASwizzle = C::kRowBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
-    st = encode(&a_map, g.A, g.M, g.K, g.lda, C::BM, C::BK, kASwizzle, "A");
-    if (st == MM_OK) st = encode(&b_map, g.B, g.K, g.N, g.ldb, C::BK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
+    const mm_status st = tmak::prepare_launch<C>(reinterpret_cast<const void*>(tma_kernel<C>), configured_devices,
+                                                 "cudaFuncSetAttribute(tma)", g, &a_map, &b_map);
     if (st != MM_OK) return st;
     const unsigned grid = mmk::tiles_of(g.M, C::BM) * mmk::tiles_of(g.N, C::BN);
-    kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, g.K);
+    tma_kernel<C><<<grid, C::kThreads, C::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, g.K);
     return mm_check_launch(name);
 }
 
-template <class C>
-constexpr pipelined::ConfigInfo info(const char* name) {
-    return {name, C::BM, C::BN, C::BK, C::kThreads, C::STAGES, C::kMinBlocks};
-}
-
 constexpr pipelined::ConfigInfo kConfigs[tma::kNumConfigs] = {
-    info<Cfg128x256>("tma 128x256x32"),
-    info<Cfg128x128>("tma 128x128x16"),
-    info<Cfg128x64>("tma 128x64x32"),
+    tmak::config_info<Cfg128x256>("tma 128x256x32"),
+    tmak::config_info<Cfg128x128>("tma 128x128x16"),
+    tmak::config_info<Cfg128x64>("tma 128x64x32"),
 };
 
 }  // namespace
@@ -309,6 +138,13 @@ constexpr pipelined::ConfigInfo kConfigs[tma::kNumConfigs] = {
 namespace tma {
 
 const pipelined::ConfigInfo& config_info(int id) { return kConfigs[id]; }
+
+mm_status encode_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map) {
+    const CUtensorMapSwizzle a_swizzle = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+    mm_status st = encode(a_map, g.A, g.M, g.K, g.lda, bm, bk, a_swizzle, "A");
+    if (st == MM_OK) st = encode(b_map, g.B, g.K, g.N, g.ldb, bk, bn, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
+    return st;
+}
 
 bool usable(const GemmArgs& g) {
     // Tensor-map limits: 16-byte aligned base and row pitch, row pitch below 2^40 bytes.

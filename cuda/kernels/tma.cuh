@@ -1,6 +1,8 @@
 // Host-side interface of the TMA kernel family (tma.cu), used by best.cu.
 #pragma once
 
+#include <cuda.h>
+
 #include "gemm_args.cuh"
 #include "pipelined.cuh"
 
@@ -21,6 +23,10 @@ const pipelined::ConfigInfo& config_info(int id);
 // (16-byte aligned bases, leading dimensions a multiple of 4 floats). Records nothing; cheap after the
 // first call on a device.
 bool usable(const GemmArgs& g);
+
+// The tensor maps of g's operands for block tiles of bm x bn x bk: A in boxes of bm rows x bk columns
+// with the 128- or 64-byte swizzle of rows of bk floats (bk = 32 or 16), B in boxes of bk x bn.
+mm_status encode_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map);
 
 // Enqueues config `id` for C = A·B. Precondition: usable(g).
 mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream);

@@ -1,0 +1,240 @@
+// streamk: tma's tiles, with the tiles of the ragged last wave shared out by K iterations (stream-K), the
+// rung above tma.
+//
+// Technique: a GEMM of T output tiles on P resident blocks runs ceil(T / P) waves, and the last one is
+// T mod P tiles wide: 3072^2 in 128x128 tiles is 576 tiles on 264 block slots, 2.18 waves in 3, so a
+// third of the GPU idles through the last one. Stream-K counts that tail's work in K iterations (one
+// BK-deep step of one tile) instead of tiles. The whole waves stay whole tiles, one block each, exactly as
+// in tma; the remaining tiles' iterations, laid out tile after tile, are cut into P equal contiguous
+// ranges, one per extra block. A range usually ends inside a tile: the block that holds a tile's last
+// iterations (the "finisher") adds the partial sums of the blocks that hold its earlier ones, read from a
+// workspace, and stores the tile. When the remainder is under half a wave, one whole wave joins it, so
+// that every range is at least one tile deep.
+//
+// Ordering, and why it cannot deadlock: the stream-K blocks come last in the grid and walk their ranges
+// back to front, so each first computes and publishes (global stores, fence, release flag) the head of
+// the tile its range ends in, and only then the tail it finishes, where it waits (acquire) for the flags
+// of the lower-numbered blocks holding that tile's head. Waits only go to lower block numbers, which were
+// dispatched earlier (blocks are dispatched in order) and publish before they ever wait. The partials are
+// added in a fixed order, so results are reproducible run to run.
+//
+// Changes vs tma: the grid (whole tiles, then P stream-K blocks), the range walk, the workspace and the
+// fixup; the ring, the transposition and the k loop are tma's, shared through tma_tile.cuh (a block that
+// computes two pieces carries its mbarrier phases from one to the next). Tiles: tma's 128x256x32
+// (1 block/SM, P = 132 on an H200) and 128x128x16 (2 blocks/SM, P = 264).
+//
+// Model: at 3072^3 in 128x128 tiles the last 48 tiles join one whole wave: 312 tiles x 192 iterations over
+// 264 blocks, 227 iterations each in place of 2 x 192: the product takes 2.18 tile times instead of 3
+// (measured on the H200: 43.5 TFLOPS against tma's 35.8, not the 1.38x of this count). Each split
+// tile costs one extra partial write and read of BM x BN x 4 bytes (64 or 128 KB, in L2) and one pipeline
+// fill per piece. A range is kept at least kMinIterations deep and a tile in at most kMaxPiecesPerTile
+// pieces, so a single long-K tile does not fold 263 partials serially. Measured cost that the model does
+// not explain: the stream-K part runs each iteration 15-50% slower than whole tiles do (2048^3, 4096^3;
+// docs/ladder.md), so where the tail is already small (4096^3 in 128x256 tiles: 3.88 waves) tma stays
+// faster, and `best` chooses per shape. Workspace: P x BM x BN floats (17 MB at both configs on 132 SMs)
+// plus P flags, from the stream-ordered pool, only when a tile is split. Registers: 255 (make resources),
+// shared memory as tma.
+#include <atomic>
+
+#include "device_props.cuh"
+#include "splitk.cuh"
+#include "streamk.cuh"
+#include "tma_tile.cuh"
+
+namespace {
+
+constexpr int kMinIterations = 8;
+constexpr int kMaxPiecesPerTile = 4;
+
+// Who computes what; the same on host and device.
+struct Schedule {
+    int64_t dp_tiles;  // tiles [0, dp_tiles) are computed whole, by blocks [0, dp_tiles)
+    int64_t sk_iters;  // K iterations of tiles [dp_tiles, tiles), tile by tile, shared out by sk_blocks blocks
+    int k_tiles;       // K iterations per tile
+    int sk_blocks;     // stream-K block i (grid block dp_tiles + i) has iterations [sk_begin(i), sk_begin(i + 1))
+
+    __host__ __device__ int64_t sk_begin(int block) const {
+        return block >= sk_blocks ? sk_iters : sk_iters * block / sk_blocks;
+    }
+};
+
+Schedule plan(int64_t tiles, int k_tiles, int resident_blocks, int* grid) {
+    int64_t sk_tiles = tiles % resident_blocks;
+    if (sk_tiles != 0 && tiles >= resident_blocks && 2 * sk_tiles < resident_blocks) sk_tiles += resident_blocks;
+    Schedule s{tiles - sk_tiles, sk_tiles * k_tiles, k_tiles, 0};
+    int64_t sk_blocks = s.sk_iters / kMinIterations;
+    if (sk_blocks > sk_tiles * kMaxPiecesPerTile) sk_blocks = sk_tiles * kMaxPiecesPerTile;
+    if (sk_blocks > resident_blocks) sk_blocks = resident_blocks;
+    if (sk_blocks < 1 && s.sk_iters > 0) sk_blocks = 1;
+    s.sk_blocks = int(sk_blocks);
+    *grid = int(s.dp_tiles) + s.sk_blocks;
+    return s;
+}
+
+__device__ __forceinline__ void release_flag(int* flag) {
+    asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(flag), "r"(1) : "memory");
+}
+
+__device__ __forceinline__ int acquire_flag(const int* flag) {
+    int v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+    return v;
+}
+
+// The accumulators of a whole block as one workspace slot, laid out [element][thread] so that every
+// access is a coalesced float4 per thread.
+template <class C>
+struct Partial {
+    using Warp = typename C::Warp;
+    static constexpr int kFloat4s = Warp::kTM * Warp::kTN / 4;     // per thread
+    static constexpr int64_t kSlotFloat4s = int64_t(kFloat4s) * C::kThreads;
+
+    __device__ static void publish(const float (&acc)[Warp::kTM][Warp::kTN], float4* slot, int* flag) {
+#pragma unroll
+        for (int v = 0; v < kFloat4s; ++v) {
+            const int i = v / (Warp::kTN / 4), j = 4 * (v % (Warp::kTN / 4));
+            __stcg(slot + v * C::kThreads + threadIdx.x,
+                   make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
+        }
+        __threadfence();
+        __syncthreads();
+        if (threadIdx.x == 0) release_flag(flag);
+    }
+
+    __device__ static void add(float (&acc)[Warp::kTM][Warp::kTN], const float4* slot, const int* flag) {
+        if (threadIdx.x == 0)
+            while (acquire_flag(flag) == 0) __nanosleep(64);
+        __syncthreads();
+#pragma unroll
+        for (int v = 0; v < kFloat4s; ++v) {
+            const int i = v / (Warp::kTN / 4), j = 4 * (v % (Warp::kTN / 4));
+            const float4 p = __ldcg(slot + v * C::kThreads + threadIdx.x);
+            acc[i][j] += p.x;
+            acc[i][j + 1] += p.y;
+            acc[i][j + 2] += p.z;
+            acc[i][j + 3] += p.w;
+        }
+    }
+};
+
+template <class C>
+__global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
+    streamk_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
+                   const int64_t ldc, const int M, const int N, const Schedule s, float4* const partials,
+                   int* const flags) {
+    extern __shared__ __align__(16) uint8_t smem_raw[];
+    const unsigned tiles_m = mmk::tiles_of(M, C::BM), tiles_n = mmk::tiles_of(N, C::BN);
+    tmak::TileLoop<C> loop(smem_raw, &a_map, &b_map);
+    typename tmak::TileLoop<C>::Acc acc;
+
+    // Blocks [0, dp_tiles) compute one whole tile each, as tma's do; the blocks after them (dispatched
+    // last) each take one stream-K range, walked back to front. One accumulate call site.
+    const bool whole = blockIdx.x < s.dp_tiles;
+    const int block = whole ? 0 : int(blockIdx.x - s.dp_tiles);
+    const int64_t sk_begin = whole ? 0 : s.sk_begin(block);
+    int64_t sk_end = whole ? 0 : s.sk_begin(block + 1);
+    bool whole_pending = whole;
+    for (;;) {
+        int64_t tile, tile_start = 0;
+        int kt_begin = 0, kt_end = s.k_tiles;
+        if (whole_pending) {
+            tile = blockIdx.x;
+            whole_pending = false;
+        } else if (sk_end > sk_begin) {
+            const int64_t sk_tile = (sk_end - 1) / s.k_tiles;
+            tile_start = sk_tile * s.k_tiles;
+            const int64_t unit_begin = sk_begin > tile_start ? sk_begin : tile_start;
+            kt_begin = int(unit_begin - tile_start);
+            kt_end = int(sk_end - tile_start);
+            tile = s.dp_tiles + sk_tile;
+            sk_end = unit_begin;
+        } else {
+            break;
+        }
+        int bm, bn;
+        mmk::tile_coords(unsigned(tile), tiles_m, tiles_n, tmak::kGroupM, bm, bn);
+        const int m0 = bm * C::BM, n0 = bn * C::BN;
+        loop.accumulate(m0, n0, kt_begin, kt_end, acc);
+        if (kt_end < s.k_tiles) {  // a later block finishes this tile
+            Partial<C>::publish(acc, partials + block * Partial<C>::kSlotFloat4s, flags + block);
+            continue;
+        }
+        if (kt_begin > 0)  // earlier blocks computed the head: every block whose range reaches into it
+            for (int j = block - 1;; --j) {
+                if (s.sk_begin(j) < s.sk_begin(j + 1))
+                    Partial<C>::add(acc, partials + j * Partial<C>::kSlotFloat4s, flags + j);
+                if (s.sk_begin(j) <= tile_start) break;
+            }
+        loop.store(acc, c, ldc, m0, n0, M, N);
+    }
+}
+
+template <class C>
+mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) {
+    auto kernel = streamk_kernel<C>;
+    static std::atomic<uint64_t> configured_devices{0};
+    CUtensorMap a_map, b_map;
+    mm_status st = tmak::prepare_launch<C>(reinterpret_cast<const void*>(kernel), configured_devices,
+                                           "cudaFuncSetAttribute(streamk)", g, &a_map, &b_map);
+    if (st != MM_OK) return st;
+    int sms = 0;
+    st = mmk::sm_count(&sms);
+    if (st != MM_OK) return st;
+    const int64_t tiles = int64_t(mmk::tiles_of(g.M, C::BM)) * mmk::tiles_of(g.N, C::BN);
+    int grid = 0;
+    const Schedule s = plan(tiles, (g.K - 1) / C::BK + 1, sms * C::kMinBlocks, &grid);
+
+    // A workspace only when some tile is split: P slots of partial sums, then P flags (zeroed per launch).
+    const bool split = s.sk_iters > 0 && s.k_tiles > 1;
+    const size_t slots_bytes = split ? size_t(s.sk_blocks) * Partial<C>::kSlotFloat4s * sizeof(float4) : 0;
+    void* ws = nullptr;
+    if (split) {
+        st = mm_check_cuda(cudaMallocAsync(&ws, slots_bytes + size_t(s.sk_blocks) * sizeof(int), stream),
+                           "cudaMallocAsync(stream-K workspace)");
+        if (st != MM_OK) return st;
+    }
+    float4* const partials = static_cast<float4*>(ws);
+    int* const flags = split ? reinterpret_cast<int*>(static_cast<char*>(ws) + slots_bytes) : nullptr;
+    if (split) st = mm_check_cuda(cudaMemsetAsync(flags, 0, size_t(s.sk_blocks) * sizeof(int), stream),
+                                  "cudaMemsetAsync(stream-K flags)");
+    if (st == MM_OK) {
+        kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, s, partials, flags);
+        st = mm_check_launch(name);
+    }
+    if (!split) return st;
+    // Stream-ordered free: runs after the kernel, and is enqueued even if the launch failed.
+    const mm_status free_st = mm_check_cuda(cudaFreeAsync(ws, stream), "cudaFreeAsync(stream-K workspace)");
+    return st != MM_OK ? st : free_st;
+}
+
+constexpr pipelined::ConfigInfo kConfigs[streamk::kNumConfigs] = {
+    tmak::config_info<tmak::Cfg128x256>("streamk 128x256x32"),
+    tmak::config_info<tmak::Cfg128x128>("streamk 128x128x16"),
+};
+
+}  // namespace
+
+namespace streamk {
+
+const pipelined::ConfigInfo& config_info(int id) { return kConfigs[id]; }
+
+mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream) {
+    const char* name = kConfigs[id].name;
+    switch (id) {
+        case kCfg128x256:
+            return launch_impl<tmak::Cfg128x256>(name, g, stream);
+        case kCfg128x128:
+            return launch_impl<tmak::Cfg128x128>(name, g, stream);
+        default:
+            return mm_fail(MM_ERR_INVALID_ARGUMENT, "streamk: no tile configuration %d", id);
+    }
+}
+
+}  // namespace streamk
+
+// Registry entry point: the 128x256 configuration. Operands the copy engine cannot describe go to
+// pipelined's 128x256, as in tma.
+mm_status launch_streamk(const GemmArgs& g, cudaStream_t stream) {
+    if (!tma::usable(g)) return splitk::run(pipelined::kCfg128x256, 1, g, stream);
+    return streamk::launch_config(streamk::kCfg128x256, g, stream);
+}
