@@ -28,10 +28,11 @@
 // (measured on the H200: 43.5 TFLOPS against tma's 35.8, not the 1.38x of this count). Each split
 // tile costs one extra partial write and read of BM x BN x 4 bytes (64 or 128 KB, in L2) and one pipeline
 // fill per piece. A range is kept at least kMinIterations deep and a tile in at most kMaxPiecesPerTile
-// pieces, so a single long-K tile does not fold 263 partials serially. Measured cost that the model does
-// not explain: the stream-K part runs each iteration 15-50% slower than whole tiles do (2048^3, 4096^3;
-// docs/ladder.md), so where the tail is already small (4096^3 in 128x256 tiles: 3.88 waves) tma stays
-// faster, and `best` chooses per shape. Workspace: P x BM x BN floats (17 MB at both configs on 132 SMs)
+// pieces, so a single long-K tile does not fold 263 partials serially. What the model leaves out: the SMs
+// do not run at one speed (a timing trace at 4096^3: 5.4 to 6.6 us per K iteration, docs/ladder.md). tma's
+// last wave is dispatched by the hardware to the SMs that finish first; equal static shares make the
+// slowest SM run a full one. So where the tail is already small (4096^3 in 128x256 tiles: 3.88 waves) or is
+// the whole product (2048^3) tma stays faster, and `best` chooses per shape. Workspace: P x BM x BN floats (17 MB at both configs on 132 SMs)
 // plus P flags, from the stream-ordered pool, only when a tile is split. Registers: 255 (make resources),
 // shared memory as tma.
 #include <atomic>

@@ -64,8 +64,8 @@ __device__ __forceinline__ void transpose_block_coords(int b, int& q, int& c) {
 }
 
 // One block's shared memory (ring, transposed A, barriers) and its threads' places in the block tile.
-// A block may run several products through it one after another (streamk's persistent blocks): the ring
-// and its mbarrier phases simply continue, counted by loaded_.
+// A block may run several products through it one after another (a streamk block computes pieces of two
+// or more tiles): the ring and its mbarrier phases simply continue, counted by loaded_.
 template <class C>
 class TileLoop {
   public:
