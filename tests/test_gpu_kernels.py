@@ -4,7 +4,6 @@ Error measure: ||C - ref||_F / ||ref||_F, bounded by matmul_opt.tolerance (fp32:
 docstring for why; tf32 kernels: 1e-2). The library fills its device copy of C with NaN before every launch,
 and the tests also check that every element is finite, so an element a kernel never writes fails.
 """
-import ctypes
 import functools
 
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 import matmul_opt
 from matmul_opt import _library
 from matmul_opt.report import relative_error
+from matmul_opt.tune import config_names
 
 pytestmark = pytest.mark.gpu
 
@@ -185,18 +185,6 @@ def test_every_tile_configuration_of_best_is_correct(rng):
         _library.check(lib.mm_best_force(-1, 1))
 
 
-def best_config_ids(prefix):
-    """{config name: id} of best's configurations whose name starts with prefix."""
-    lib = _library.library()
-    ids = {}
-    for config in range(lib.mm_best_config_count()):
-        name = ctypes.c_char_p()
-        _library.check(lib.mm_best_config_name(config, ctypes.byref(name)))
-        if name.value.decode().startswith(prefix):
-            ids[name.value.decode()] = config
-    return ids
-
-
 def test_streamk_schedule_cases_are_correct(rng):
     """streamk's schedule depends on the tile count against the resident blocks P (SMs x blocks per SM):
     whole waves only, a remainder of at least half a wave (shared out alone), a small remainder (shared
@@ -207,7 +195,7 @@ def test_streamk_schedule_cases_are_correct(rng):
     lib = _library.library()
     best = next(info for info in KERNELS if info.name == "best")
     sms = matmul_opt.device_info().sm_count
-    configs = best_config_ids("streamk ")
+    configs = {name: config for config, name in enumerate(config_names()) if name.startswith("streamk ")}
     assert set(configs) == {"streamk 128x256x32", "streamk 128x128x16"}
     try:
         for name, config in configs.items():
