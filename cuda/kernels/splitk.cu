@@ -7,13 +7,14 @@
 // aligned), and a second kernel sums the slabs in slice order into C. No atomics: the sum order is fixed, so
 // results are bitwise reproducible run to run.
 //
-// Changes vs pipelined: a K-slice grid dimension, a workspace (cudaMallocAsync / cudaFreeAsync on the
+// Changes vs pipelined: a K-slice grid dimension, a workspace (DeviceBuffer: cudaMallocAsync / cudaFreeAsync on the
 // caller's stream: no device-wide synchronisation, pool-cached after the first call), and the reduction.
 // Tiles: any pipelined config; launch_splitk uses 64x64x16 (most tiles per output, so the fewest splits).
 // Model: the extra traffic is 2 x splits x M x N x 4 bytes (workspace write + read) against
 // 2 x M x N x K FLOP, i.e. 4 x splits / K bytes per FLOP; choose_splits keeps every slice >= min_slice_k
 // deep, so that is at most 4 / min_slice_k (1/64 B/FLOP at 256), small next to the operand traffic.
 // The reduction: one thread per 4 consecutive outputs, float4 workspace reads, grid-stride over M x N/4.
+#include "../device_buffer.h"
 #include "best_table.h"
 #include "device_props.cuh"
 #include "pipelined.cuh"
@@ -93,15 +94,11 @@ mm_status run(int cfg, int splits, const GemmArgs& g, cudaStream_t stream) {
 
     const int64_t ldw = (int64_t(g.N) + 3) / 4 * 4;
     const int64_t slab = int64_t(g.M) * ldw;
-    float* ws = nullptr;
-    mm_status st = mm_check_cuda(cudaMallocAsync(reinterpret_cast<void**>(&ws), size_t(splits) * size_t(slab) * sizeof(float), stream),
-                                 "cudaMallocAsync(split-K workspace)");
-    if (st != MM_OK) return st;
-    st = pipelined::launch_config(cfg, g, splits, per_split, ws, ldw, slab, stream);
-    if (st == MM_OK) st = launch_reduce(ws, ldw, slab, splits, g, stream);
-    // Stream-ordered free: runs after the reduction, and is enqueued even if a launch failed.
-    const mm_status free_st = mm_check_cuda(cudaFreeAsync(ws, stream), "cudaFreeAsync(split-K workspace)");
-    return st != MM_OK ? st : free_st;
+    DeviceBuffer ws(stream);  // stream-ordered: freed after the reduction, on every exit path
+    mm_status st = ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace");
+    if (st == MM_OK) st = pipelined::launch_config(cfg, g, splits, per_split, ws.data(), ldw, slab, stream);
+    if (st == MM_OK) st = launch_reduce(ws.data(), ldw, slab, splits, g, stream);
+    return st;
 }
 
 }  // namespace splitk

@@ -29,14 +29,16 @@
 // tile costs one extra partial write and read of BM x BN x 4 bytes (64 or 128 KB, in L2) and one pipeline
 // fill per piece. A range is kept at least kMinIterations deep and a tile in at most kMaxPiecesPerTile
 // pieces, so a single long-K tile does not fold 263 partials serially. What the model leaves out: the SMs
-// do not run at one speed (a timing trace at 4096^3: 5.4 to 6.6 us per K iteration, docs/ladder.md). tma's
-// last wave is dispatched by the hardware to the SMs that finish first; equal static shares make the
-// slowest SM run a full one. So where the tail is already small (4096^3 in 128x256 tiles: 3.88 waves) or is
-// the whole product (2048^3) tma stays faster, and `best` chooses per shape. Workspace: P x BM x BN floats (17 MB at both configs on 132 SMs)
-// plus P flags, from the stream-ordered pool, only when a tile is split. Registers: 255 (make resources),
-// shared memory as tma.
+// do not run at one speed (a timing trace at 4096^3: 5.4 to 6.6 us per K iteration, docs/ladder.md), and
+// equal static shares make the slowest SM run a full one, while tma's last wave goes to whichever SMs free
+// up first (hardware dispatch; how many tiles each SM took under tma was not traced). So where the tail is
+// already small (4096^3 in 128x256 tiles: 3.88 waves) or is the whole product (2048^3) tma stays faster,
+// and `best` chooses per shape. Workspace: P x BM x BN floats (17 MB at both configs on 132 SMs) plus P
+// flags (a DeviceBuffer from the stream-ordered pool), only when a tile is split. Registers: 255 (make
+// resources), shared memory as tma.
 #include <atomic>
 
+#include "../device_buffer.h"
 #include "device_props.cuh"
 #include "splitk.cuh"
 #include "streamk.cuh"
@@ -47,14 +49,14 @@ namespace {
 constexpr int kMinIterations = 8;
 constexpr int kMaxPiecesPerTile = 4;
 
-// Who computes what; the same on host and device.
+// Who computes what: planned on the host (plan), read by every block.
 struct Schedule {
     int64_t dp_tiles;  // tiles [0, dp_tiles) are computed whole, by blocks [0, dp_tiles)
     int64_t sk_iters;  // K iterations of tiles [dp_tiles, tiles), tile by tile, shared out by sk_blocks blocks
     int k_tiles;       // K iterations per tile
     int sk_blocks;     // stream-K block i (grid block dp_tiles + i) has iterations [sk_begin(i), sk_begin(i + 1))
 
-    __host__ __device__ int64_t sk_begin(int block) const {
+    __device__ int64_t sk_begin(int block) const {
         return block >= sk_blocks ? sk_iters : sk_iters * block / sk_blocks;
     }
 };
@@ -90,10 +92,17 @@ struct Partial {
     static constexpr int kFloat4s = Warp::kTM * Warp::kTN / 4;     // per thread
     static constexpr int64_t kSlotFloat4s = int64_t(kFloat4s) * C::kThreads;
 
+    // Float4 v of a thread's accumulators is acc[i][j..j+3].
+    __device__ static void position(int v, int& i, int& j) {
+        i = v / (Warp::kTN / 4);
+        j = 4 * (v % (Warp::kTN / 4));
+    }
+
     __device__ static void publish(const float (&acc)[Warp::kTM][Warp::kTN], float4* slot, int* flag) {
 #pragma unroll
         for (int v = 0; v < kFloat4s; ++v) {
-            const int i = v / (Warp::kTN / 4), j = 4 * (v % (Warp::kTN / 4));
+            int i, j;
+            position(v, i, j);
             __stcg(slot + v * C::kThreads + threadIdx.x,
                    make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]));
         }
@@ -108,7 +117,8 @@ struct Partial {
         __syncthreads();
 #pragma unroll
         for (int v = 0; v < kFloat4s; ++v) {
-            const int i = v / (Warp::kTN / 4), j = 4 * (v % (Warp::kTN / 4));
+            int i, j;
+            position(v, i, j);
             const float4 p = __ldcg(slot + v * C::kThreads + threadIdx.x);
             acc[i][j] += p.x;
             acc[i][j + 1] += p.y;
@@ -186,26 +196,23 @@ mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) 
     const Schedule s = plan(tiles, (g.K - 1) / C::BK + 1, sms * C::kMinBlocks, &grid);
 
     // A workspace only when some tile is split: P slots of partial sums, then P flags (zeroed per launch).
+    // DeviceBuffer frees it stream-ordered after the kernel, on every exit path.
     const bool split = s.sk_iters > 0 && s.k_tiles > 1;
-    const size_t slots_bytes = split ? size_t(s.sk_blocks) * Partial<C>::kSlotFloat4s * sizeof(float4) : 0;
-    void* ws = nullptr;
+    const size_t slot_floats = split ? size_t(s.sk_blocks) * Partial<C>::kSlotFloat4s * 4 : 0;
+    DeviceBuffer ws(stream);
+    float4* partials = nullptr;
+    int* flags = nullptr;
     if (split) {
-        st = mm_check_cuda(cudaMallocAsync(&ws, slots_bytes + size_t(s.sk_blocks) * sizeof(int), stream),
-                           "cudaMallocAsync(stream-K workspace)");
+        st = ws.allocate((slot_floats + size_t(s.sk_blocks)) * sizeof(float), "the stream-K workspace");
+        if (st != MM_OK) return st;
+        partials = reinterpret_cast<float4*>(ws.data());
+        flags = reinterpret_cast<int*>(ws.data() + slot_floats);
+        st = mm_check_cuda(cudaMemsetAsync(flags, 0, size_t(s.sk_blocks) * sizeof(int), stream),
+                           "cudaMemsetAsync(stream-K flags)");
         if (st != MM_OK) return st;
     }
-    float4* const partials = static_cast<float4*>(ws);
-    int* const flags = split ? reinterpret_cast<int*>(static_cast<char*>(ws) + slots_bytes) : nullptr;
-    if (split) st = mm_check_cuda(cudaMemsetAsync(flags, 0, size_t(s.sk_blocks) * sizeof(int), stream),
-                                  "cudaMemsetAsync(stream-K flags)");
-    if (st == MM_OK) {
-        kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, s, partials, flags);
-        st = mm_check_launch(name);
-    }
-    if (!split) return st;
-    // Stream-ordered free: runs after the kernel, and is enqueued even if the launch failed.
-    const mm_status free_st = mm_check_cuda(cudaFreeAsync(ws, stream), "cudaFreeAsync(stream-K workspace)");
-    return st != MM_OK ? st : free_st;
+    kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, s, partials, flags);
+    return mm_check_launch(name);
 }
 
 constexpr pipelined::ConfigInfo kConfigs[streamk::kNumConfigs] = {
