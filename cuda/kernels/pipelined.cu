@@ -40,12 +40,13 @@ namespace {
 
 constexpr unsigned kGroupM = 8;  // tile rows per rasterization band
 
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int FM_, int FN_, int STAGES_, int MIN_BLOCKS_>
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int FM_, int FN_, int STAGES_, int MIN_BLOCKS_,
+          mmk::FmaOrder ORDER_>
 struct Cfg {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, FM = FM_, FN = FN_;
     static constexpr int STAGES = STAGES_, kMinBlocks = MIN_BLOCKS_;
     static constexpr int LM = WM / (4 * FM), LN = WN / (4 * FN);
-    using Warp = mmk::WarpTile<FM, FN, LM, LN>;
+    using Warp = mmk::WarpTile<FM, FN, LM, LN, ORDER_>;
     static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
     static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
     static constexpr int SA = BM + 4;  // a_s row stride (k-major): see the A map in the header
@@ -75,10 +76,14 @@ struct Cfg {
 };
 
 // The instantiated configurations, in ConfigId order.
-using Cfg128x256 = Cfg<128, 256, 16, 64, 64, 2, 4, 4, 1>;
-using Cfg128x128 = Cfg<128, 128, 16, 64, 64, 2, 4, 4, 2>;
-using Cfg128x64 = Cfg<128, 64, 16, 64, 32, 2, 2, 4, 4>;
-using Cfg64x64 = Cfg<64, 64, 16, 32, 32, 1, 2, 4, 5>;
+// FMA order (warp_tile.cuh), by H200 measurements of both orders: serpentine made 128x256 5% faster at
+// 2048^3-8192^3 and 64x64 2-18% faster at 512^3-4096^3; it made 128x64 6% slower at 3072^3-8192^3 and
+// 128x128 36% slower at 1024^3 (4% faster from 2048^3 on), so those two keep rows.
+using mmk::FmaOrder;
+using Cfg128x256 = Cfg<128, 256, 16, 64, 64, 2, 4, 4, 1, FmaOrder::kSerpentine>;
+using Cfg128x128 = Cfg<128, 128, 16, 64, 64, 2, 4, 4, 2, FmaOrder::kRows>;
+using Cfg128x64 = Cfg<128, 64, 16, 64, 32, 2, 2, 4, 4, FmaOrder::kRows>;
+using Cfg64x64 = Cfg<64, 64, 16, 32, 32, 1, 2, 4, 5, FmaOrder::kSerpentine>;
 
 template <class C, bool kAligned>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)

@@ -27,8 +27,10 @@
 // 128x128: 32, 128x64: 21.3) with 2 copy instructions per block. Per k a thread issues FM + FN LDS.128 for
 // 16 * FM * FN FFMA (8x16: 6 per 128), plus per tile 4 LDS.128 + 4 STS.128 per transposed block (one or
 // two blocks per thread). Shared memory: STAGES * (BM + BN) * BK * 4 (ring) + 2 * BK * (BM + 4) * 4
-// (transposed A) + barriers + 1 KB alignment: 178 KB, 82 KB and 106 KB. Registers (make resources): 225
-// and 223 for 8x16 (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 199 for 8x8.
+// (transposed A) + barriers + 1 KB alignment: 178 KB, 82 KB and 106 KB. Registers (make resources): 223
+// for both 8x16 configs (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 195 for 8x8.
+// The order of each k's FMAs is a tile parameter too (tma_tile.cuh): 128x256 and 128x64 run the serpentine
+// order of warp_tile.cuh, which the H200 measured 3-4.5% faster there; 128x128 keeps rows.
 #include <atomic>
 
 #include "splitk.cuh"

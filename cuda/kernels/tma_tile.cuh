@@ -17,13 +17,14 @@ namespace tmak {
 
 constexpr unsigned kGroupM = 8;  // tile rows per rasterization band, as in pipelined
 
-template <int BM_, int BN_, int BK_, int WN_, int FN_, int STAGES_, int MIN_BLOCKS_, int CHUNK_K_>
+template <int BM_, int BN_, int BK_, int WN_, int FN_, int STAGES_, int MIN_BLOCKS_, int CHUNK_K_,
+          mmk::FmaOrder ORDER_>
 struct Cfg {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, kMinBlocks = MIN_BLOCKS_;
     // The k loop runs BK / CHUNK_K trips of a CHUNK_K-step unrolled body (CHUNK_K = BK: one straight body).
     static constexpr int kChunkK = CHUNK_K_, kChunks = BK / CHUNK_K_;
     static constexpr int WM = 64, FM = 2, LM = 8, LN = 4, WN = WN_, FN = FN_;  // warp tile 64 x WN
-    using Warp = mmk::WarpTile<FM, FN, LM, LN>;
+    using Warp = mmk::WarpTile<FM, FN, LM, LN, ORDER_>;
     static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
     static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
     static constexpr int kRowBytes = BK * 4;              // one A row in the ring (= the swizzle span)
@@ -46,11 +47,15 @@ struct Cfg {
     }
 };
 
-using Cfg128x256 = Cfg<128, 256, 32, 64, 4, 3, 1, 32>;
-using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16>;
+// FMA order (warp_tile.cuh), by H200 measurements of both orders: serpentine made tma 128x256 3% faster at
+// 4096^3 and 4.5% at 8192^3 (ncu at 4096^3: dispatch stalls 0.18 -> 0.14, fixed-latency waits 0.08 -> 0.04
+// per instruction) and tma 128x64 2-4% faster at 1024^3-4096^3; it made tma 128x128 1.5-2% slower at
+// 2048^3-4096^3 (and streamk 128x128 3% slower at 1536^3 and 3072^3, where best uses it), so that one keeps rows.
+using Cfg128x256 = Cfg<128, 256, 32, 64, 4, 3, 1, 32, mmk::FmaOrder::kSerpentine>;
+using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16, mmk::FmaOrder::kRows>;
 // Two 16-k chunks: at 1024^2 this config runs one block (4 warps, one per scheduler) per SM, where nothing
 // hides instruction-cache misses; the 32-k body (32 KB of code) ran at 23.5 TFLOPS, the 16-k one at 35.8.
-using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16>;
+using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16, mmk::FmaOrder::kSerpentine>;
 
 // Block b of the transposition covers rows 4q..4q+3 and 16-byte chunk c (k = 4c..4c+3) of the A tile.
 // The 8 threads of a quarter warp take c's low two bits from b%4 and q's parity from (b/4)%2, so their

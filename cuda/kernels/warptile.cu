@@ -32,7 +32,8 @@ using mmk::f4_get;
 
 constexpr int kBM = 128, kBN = 128, kBK = 16, kThreads = 256;
 constexpr int kWarpsM = 2, kWarpsN = 4;
-using Warp = mmk::WarpTile<2, 2, 8, 4>;    // 64x32 warp tile, 8x8 per thread
+// 64x32 warp tile, 8x8 per thread. Rows order: the serpentine (warp_tile.cuh) spilled 28 bytes here.
+using Warp = mmk::WarpTile<2, 2, 8, 4, mmk::FmaOrder::kRows>;
 constexpr int kSA = kBM + 4;               // a_s row stride: see the staging map above
 constexpr int kSB = kBN;                   // b_s rows are read and written whole: no padding needed
 
