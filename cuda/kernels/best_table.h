@@ -15,10 +15,10 @@
 //          splitk::choose_splits(tiles, K, SMs, blocks_per_sm of the config, kSplitWaves, kSplitMinSliceK, kSplitMaxSplits), which
 //          returns 1 (no split) unless the tiles fill less than half of kSplitWaves full waves.
 // Normalising by the SM count keeps the table meaningful on GPUs other than the one it was tuned on.
-// kRows from the tuner on the H200 with all nine configurations (docs/results/tune-h200.txt): streamk
-// 128x128x16 wins at 1536^3 (41.0 TFLOPS; tma 128x128x16 26.5) and 3072^3 (46.4; tma 128x256x32 37.6), tma
-// 128x256x32 from 4096^3 on (49.4; streamk 128x256x32 45.2). With the serpentine FMA order (warp_tile.cuh)
-// pipelined 128x256x16 takes 2048^3 (48.4 against tma 128x128x16's 47.1).
+// kRows from the tuner on the H200 with all nine configurations at c6c26f9 (docs/results/tune-h200.txt):
+// streamk 128x128x16 wins at 1536^3 (41.0 TFLOPS; tma 128x128x16 26.5) and 3072^3 (46.5; tma 128x256x32 39.1),
+// pipelined 128x256x16 at 2048^3 (48.5; tma 128x128x16 47.2, which won there before the serpentine FMA order
+// of warp_tile.cuh), tma 128x256x32 from 4096^3 on (51.0; streamk 128x256x32 45.8).
 // tma rows from one H200 experiment (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, cuBLAS 50.9 / 50.2 /
 // 37.8 / 48.5): 128x256x32 49.4/46.4/11.7/39.9, 128x128x16 47.8/47.2/13.3/47.5, 128x64x32 43.7/42.9/35.8/43.4.
 // Earlier pipelined values from one H200 run (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, the last one
