@@ -76,8 +76,8 @@ struct Cfg {
 };
 
 // The instantiated configurations, in ConfigId order.
-// FMA order (warp_tile.cuh), by H200 measurements of both orders: serpentine made 128x256 5% faster at
-// 2048^3-8192^3 and 64x64 2-18% faster at 512^3-4096^3; it made 128x64 6% slower at 3072^3-8192^3 and
+// FMA order (warp_tile.cuh), by H200 measurements of both orders: serpentine made 128x256 4.5-5% faster at
+// 2048^3-8192^3 and 64x64 1-18% faster at 512^3-4096^3; it made 128x64 5-6% slower at 3072^3-8192^3 and
 // 128x128 36% slower at 1024^3 (4% faster from 2048^3 on), so those two keep rows.
 using mmk::FmaOrder;
 using Cfg128x256 = Cfg<128, 256, 16, 64, 64, 2, 4, 4, 1, FmaOrder::kSerpentine>;

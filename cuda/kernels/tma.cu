@@ -30,7 +30,7 @@
 // (transposed A) + barriers + 1 KB alignment: 178 KB, 82 KB and 106 KB. Registers (make resources): 223
 // for both 8x16 configs (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 195 for 8x8.
 // The order of each k's FMAs is a tile parameter too (tma_tile.cuh): 128x256 and 128x64 run the serpentine
-// order of warp_tile.cuh, which the H200 measured 3-4.5% faster there; 128x128 keeps rows.
+// order of warp_tile.cuh, which the H200 measured 2-4.5% faster there; 128x128 keeps rows.
 #include <atomic>
 
 #include "splitk.cuh"

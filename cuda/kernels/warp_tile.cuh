@@ -31,9 +31,9 @@ __device__ __forceinline__ void static_for(F&& f) {
 
 // The order of one k's FMAs: row by row, each row left to right (kRows), or odd rows right to left
 // (kSerpentine), so that a row's first FMA takes the B operand the previous row ended with. The sums are
-// identical; the order changes how nvcc allocates registers and schedules the FFMA stream, and the H200
-// measured that to move a configuration's speed by up to 6% either way (each configuration names its choice
-// and the measurement behind it).
+// identical; the order changes how nvcc allocates registers and schedules the FFMA stream, and on the H200
+// that moved a configuration's speed anywhere from 36% slower to 18% faster (each configuration names its
+// choice and the measurement behind it; docs/ladder.md has the table).
 enum class FmaOrder { kRows, kSerpentine };
 
 template <int FM, int FN, int LM, int LN, FmaOrder kOrder>
