@@ -4,10 +4,10 @@
 //   kRows: rows {max_mn_per_sm, config}, in increasing max_mn_per_sm. best takes the first row with
 //          M*N / SMs <= max_mn_per_sm (the last row is the catch-all). `config` numbers every tile
 //          configuration of both kernel families: 0..3 are pipelined::ConfigId (pipelined.cuh: 0 = 128x256,
-//          1 = 128x128, 2 = 128x64, 3 = 64x64), 4..6 are 4 + tma::ConfigId (tma.cuh: 4 = 128x256x32,
-//          5 = 128x128x16, 6 = 128x64x32), 7..8 are 7 + streamk::ConfigId (streamk.cuh: 7 = 128x256x32,
-//          8 = 128x128x16). Where the bulk-copy path cannot run (no sm_90, unaligned operands) config c >= 4
-//          is replaced by kBulkCopyFallback[c - 4], the pipelined config of the same tile.
+//          1 = 128x128, 2 = 128x64, 3 = 64x64), 4..7 are 4 + tma::ConfigId (tma.cuh: 4 = 128x256x32,
+//          5 = 128x128x16, 6 = 128x64x32, 7 = 128x256x32 k16), 8..9 are 8 + streamk::ConfigId (streamk.cuh:
+//          8 = 128x256x32, 9 = 128x128x16). Where the bulk-copy path cannot run (no sm_90, unaligned operands)
+//          config c >= 4 is replaced by kBulkCopyFallback[c - 4], the pipelined config of the same tile.
 //   kSmallerConfig[c]: the config to fall back to when config c would waste more than
 //          100 - kMinWaveEfficiencyPct percent of the last wave: efficiency = tiles / (ceil(tiles/SMs)*SMs).
 //          -1 ends the chain. (4095x4097 on 132 SMs: 544 tiles of 128x256 = 4.12 waves -> 82%, too ragged.)
@@ -18,7 +18,9 @@
 // kRows from the tuner on the H200 with all nine configurations at c6c26f9 (docs/results/tune-h200.txt):
 // streamk 128x128x16 wins at 1536^3 (41.0 TFLOPS; tma 128x128x16 26.5) and 3072^3 (46.5; tma 128x256x32 39.1),
 // pipelined 128x256x16 at 2048^3 (48.5; tma 128x128x16 47.2, which won there before the serpentine FMA order
-// of warp_tile.cuh), tma 128x256x32 from 4096^3 on (51.0; streamk 128x256x32 45.8).
+// of warp_tile.cuh), tma 128x256x32 from 4096^3 on (51.0; streamk 128x256x32 45.8). The 2048^3 row then went to
+// the added tma 128x256x32 k16 (49.1 TFLOPS at 2048^3 in its design run, docs/results/fma-order-search.txt);
+// the tuner's run on that commit is docs/results/tune-h200.txt.
 // tma rows from one H200 experiment (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, cuBLAS 50.9 / 50.2 /
 // 37.8 / 48.5): 128x256x32 49.4/46.4/11.7/39.9, 128x128x16 47.8/47.2/13.3/47.5, 128x64x32 43.7/42.9/35.8/43.4.
 // Earlier pipelined values from one H200 run (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, the last one
@@ -39,17 +41,17 @@ struct Row {
 constexpr Row kRows[] = {
     {2978, 3},       // pipelined 64x64x16 (512^2 on 132 SMs: 2.0K), split over K
     {11915, 6},      // tma 128x64x32 (1024^2: 7.9K)
-    {23831, 8},      // streamk 128x128x16 (1536^2: 17.9K)
-    {47662, 0},      // pipelined 128x256x16 (2048^2: 31.8K)
-    {95325, 8},      // streamk 128x128x16 (3072^2: 71.5K)
+    {23831, 9},      // streamk 128x128x16 (1536^2: 17.9K)
+    {47662, 7},      // tma 128x256x32 k16 (2048^2: 31.8K)
+    {95325, 9},      // streamk 128x128x16 (3072^2: 71.5K)
     {INT64_MAX, 4},  // tma 128x256x32: the rest (4096^2: 127K)
 };
 
 // Indexed by config id. A ragged tma 128x64 goes to streamk 128x128 (1025x1023: 144 tiles of 128x64 on
 // 132 SMs, 55%; H200: 30.3 TFLOPS there against 23.5 for pipelined 64x64 split 4 ways). The streamk
-// configs (7, 8) share a ragged last wave out by K, so they never step down.
-constexpr int kSmallerConfig[] = {2, 2, 3, -1, 5, 6, 8, -1, -1};
-constexpr int kBulkCopyFallback[] = {0, 1, 2, 0, 1};  // config - 4 -> pipelined config of the same tile
+// configs (8, 9) share a ragged last wave out by K, so they never step down.
+constexpr int kSmallerConfig[] = {2, 2, 3, -1, 5, 6, 9, 5, -1, -1};
+constexpr int kBulkCopyFallback[] = {0, 1, 2, 0, 0, 1};  // config - 4 -> pipelined config of the same tile
 constexpr int kMinWaveEfficiencyPct = 85;
 
 constexpr int kSplitMinK = 512;  // was 1024: 512^3 and 1025x1023x1021 ran 30% and 14% slower than splitk (asv, 2ea3c07)

@@ -21,7 +21,8 @@
 // the k loop is unrolled by construction (mmk::static_for), since nvcc declined to unroll it here, either
 // whole or in chunks of 16 k (kChunkK) where a long body stalls on instruction fetch.
 // Tile configurations (kConfigs below): 128x256x32 (3 stages, 8 warps), 128x128x16 (4 stages, 4 warps,
-// 2 blocks/SM) and 128x64x32 (3 stages, 4 warps of 8x8 per thread, 2 blocks/SM).
+// 2 blocks/SM), 128x64x32 (3 stages, 4 warps of 8x8 per thread, 2 blocks/SM) and 128x256x32 again with a
+// 16-k body (faster at 2048^3, slower from 4096^3 on: the measurements are in tma_tile.cuh).
 //
 // Model: a K tile moves (BM + BN) * BK * 4 bytes for 2 * BM * BN * BK FLOP (128x256: 42.7 FLOP/B,
 // 128x128: 32, 128x64: 21.3) with 2 copy instructions per block. Per k a thread issues FM + FN LDS.128 for
@@ -41,6 +42,7 @@ namespace {
 
 using tmak::Cfg128x128;
 using tmak::Cfg128x256;
+using tmak::Cfg128x256k16;
 using tmak::Cfg128x64;
 
 // One block per output tile, its whole K range.
@@ -133,6 +135,7 @@ constexpr pipelined::ConfigInfo kConfigs[tma::kNumConfigs] = {
     tmak::config_info<Cfg128x256>("tma 128x256x32"),
     tmak::config_info<Cfg128x128>("tma 128x128x16"),
     tmak::config_info<Cfg128x64>("tma 128x64x32"),
+    tmak::config_info<Cfg128x256k16>("tma 128x256x32 k16"),
 };
 
 }  // namespace
@@ -165,6 +168,8 @@ mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream) {
             return launch_impl<Cfg128x128>(name, g, stream);
         case kCfg128x64:
             return launch_impl<Cfg128x64>(name, g, stream);
+        case kCfg128x256k16:
+            return launch_impl<Cfg128x256k16>(name, g, stream);
         default:
             return mm_fail(MM_ERR_INVALID_ARGUMENT, "tma: no tile configuration %d", id);
     }

@@ -13,7 +13,8 @@ enum ConfigId : int {
     kCfg128x256 = 0,  // 128x256x32, 8 warps of 64x64 (8x16 per thread), 3 stages, 1 block/SM: big shapes
     kCfg128x128 = 1,  // 128x128x16, 4 warps of 64x64 (8x16 per thread), 4 stages, 2 blocks/SM
     kCfg128x64 = 2,   // 128x64x32,  4 warps of 64x32 (8x8 per thread),  3 stages, 2 blocks/SM
-    kNumConfigs = 3
+    kCfg128x256k16 = 3,  // 128x256x32 with a 16-k loop body: one wave of 128x256 tiles (2048^2)
+    kNumConfigs = 4
 };
 
 const pipelined::ConfigInfo& config_info(int id);

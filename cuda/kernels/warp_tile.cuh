@@ -29,12 +29,13 @@ __device__ __forceinline__ void static_for(F&& f) {
     }
 }
 
-// The order of one k's FMAs: row by row, each row left to right (kRows), or odd rows right to left
-// (kSerpentine), so that a row's first FMA takes the B operand the previous row ended with. The sums are
-// identical; the order changes how nvcc allocates registers and schedules the FFMA stream, and on the H200
-// that moved a configuration's speed anywhere from 36% slower to 18% faster (each configuration names its
-// choice and the measurement behind it; docs/ladder.md has the table).
-enum class FmaOrder { kRows, kSerpentine };
+// The order of one k's FMAs: row by row, each row left to right (kRows); or odd rows right to left
+// (kSerpentine), so that a row's first FMA takes the B operand the previous row ended with; or the same
+// serpentine over pairs of columns, each pair left to right (kPairSerpentine: odd rows visit the pairs
+// right to left). The sums are identical; the order changes how nvcc allocates registers and schedules the
+// FFMA stream, and on the H200 that moved a configuration's speed anywhere from 36% slower to 18% faster
+// (each configuration names its choice and the measurement behind it; docs/ladder.md has the table).
+enum class FmaOrder { kRows, kSerpentine, kPairSerpentine };
 
 template <int FM, int FN, int LM, int LN, FmaOrder kOrder>
 struct WarpTile {
@@ -69,7 +70,7 @@ struct WarpTile {
                         for (int j = 0; j < 4; ++j)
                             acc[4 * f + i][4 * g + j] =
                                 fmaf(f4_get(a[f], i), f4_get(b[g], j), acc[4 * f + i][4 * g + j]);
-        } else {
+        } else if constexpr (kOrder == FmaOrder::kSerpentine) {
 #pragma unroll
             for (int r = 0; r < kTM; ++r)
 #pragma unroll
@@ -77,6 +78,13 @@ struct WarpTile {
                     const int col = r % 2 ? kTN - 1 - step : step;
                     acc[r][col] = fmaf(f4_get(a[r / 4], r % 4), f4_get(b[col / 4], col % 4), acc[r][col]);
                 }
+        } else {
+            static_assert(kTN % 2 == 0, "kPairSerpentine visits columns in pairs");
+            static_for<0, kTM * kTN>([&](auto i_const) {
+                constexpr int i = decltype(i_const)::value, r = i / kTN, pair = i % kTN / 2;
+                constexpr int col = 2 * (r % 2 ? kTN / 2 - 1 - pair : pair) + i % 2;
+                acc[r][col] = fmaf(f4_get(a[r / 4], r % 4), f4_get(b[col / 4], col % 4), acc[r][col]);
+            });
         }
     }
 
