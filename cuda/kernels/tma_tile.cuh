@@ -57,11 +57,11 @@ using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16, mmk::FmaOrder::kRows>;
 // hides instruction-cache misses; the 32-k body (32 KB of code) ran at 23.5 TFLOPS, the 16-k one at 35.8.
 using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16, mmk::FmaOrder::kSerpentine>;
 // 128x256x32 again, its k loop in two 16-k chunks (34 KB of code instead of 68 KB) with the pair serpentine:
-// in one H200 run against the 32-k body (same process, two rounds) it ran 49.1 TFLOPS at 2048^3 against
+// in one H200 device call against the 32-k body (two rounds each) it ran 49.1 TFLOPS at 2048^3 against
 // 46.2, but 50.0 against 50.8 at 4096^3 and 50.4 against 52.4 at 8192^3 (ncu at 4096^3: no-instruction
-// stalls 0.22 -> 0.06 per instruction, dispatch stalls 0.14 -> 0.21). Of the 16-k bodies built with 96 FMA
-// orders, it had the fewest modelled register-bank conflicts among those whose fragment loads are not
-// consumed right away (docs/results/fma-order-search.txt); the plain serpentine ran 48.0-48.2 at 2048^3.
+// stalls 0.22 -> 0.06 per instruction, dispatch stalls 0.14 -> 0.21). Of 96 FMA orders of a 16-k body it
+// scored best in a model of register-bank conflicts, stall counts and exposed load latency built from the
+// SASS (docs/results/fma-order-search.txt); the plain serpentine ran 48.0-48.2 at 2048^3.
 using Cfg128x256k16 = Cfg<128, 256, 32, 64, 4, 3, 1, 16, mmk::FmaOrder::kPairSerpentine>;
 
 // Block b of the transposition covers rows 4q..4q+3 and 16-byte chunk c (k = 4c..4c+3) of the A tile.
