@@ -76,7 +76,8 @@ def kernel_names() -> list[str]:
 
 
 def tolerance(arithmetic: str, K: int) -> float:
-    """Bound on ||C - C_ref||_F / ||C_ref||_F for inputs uniform in [-1, 1].
+    """Bound on matmul_opt.report.relative_error, ||C - C_ref||_F over the norm of the root-sum-square of each
+    element's products (about ||C_ref||_F), for inputs uniform in [-1, 1].
 
     fp32: rounding errors of a K-term sum grow like sqrt(K) * eps for random signs; 4 * eps * sqrt(K) leaves a
     wide margin over what correct kernels show (about 1e-6 at K = 1024) yet is 100x below the error of a single

@@ -19,13 +19,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import matmul_opt  # noqa: E402
+from matmul_opt.report import error_scale, relative_error  # noqa: E402
 
 SHAPES = [(1, 1, 1), (3, 5, 7), (31, 33, 17), (64, 64, 64), (129, 127, 65), (257, 255, 129), (300, 129, 257)]
-
-
-def relative_error(C: np.ndarray, reference: np.ndarray) -> float:
-    scale = np.linalg.norm(reference)
-    return float(np.linalg.norm(C - reference) / scale) if scale > 0 else float(np.linalg.norm(C))
 
 
 def main(argv=None) -> int:
@@ -55,7 +51,7 @@ def main(argv=None) -> int:
                 print(f"{info.name:<14} {M}x{N}x{K}: ERROR {exc}", flush=True)
                 failures += 1
                 continue
-            error = relative_error(C.astype(np.float64), A.astype(np.float64) @ B.astype(np.float64))
+            error = relative_error(C, A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B))
             bound = matmul_opt.tolerance(info.arithmetic, K)
             ok = error <= bound  # NaN compares false: a NaN result fails
             failures += not ok

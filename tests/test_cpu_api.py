@@ -10,6 +10,7 @@ import pytest
 
 import matmul_opt
 from matmul_opt import _library
+from matmul_opt.report import error_scale, relative_error
 
 
 
@@ -245,3 +246,16 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         assert lib.mm_best_force(config, splits) != 0
         assert f"config < {count}".encode() in lib.mm_last_error()
     _library.check(lib.mm_best_force(-1, 1))  # back to the heuristic
+
+
+def test_relative_error_measures_against_the_products_when_the_sum_cancels():
+    A = np.array([[1.0, -1.0, 1e-3]], dtype=np.float32)
+    B = np.ones((3, 1), dtype=np.float32)
+    reference = A.astype(np.float64) @ B.astype(np.float64)  # 1e-3, from products of size 1
+    rounded = (reference + 1e-7).astype(np.float32)  # off by about one fp32 rounding of the products
+    wrong = (reference + 1.0).astype(np.float32)  # one product dropped
+    bound = matmul_opt.tolerance("fp32", 3)
+    assert relative_error(rounded, reference) > bound  # against the cancelled sum itself: a false alarm
+    assert relative_error(rounded, reference, error_scale(A, B)) <= bound
+    assert relative_error(wrong, reference, error_scale(A, B)) > 100 * bound
+    assert np.isnan(relative_error(np.full((1, 1), np.nan, dtype=np.float32), reference, error_scale(A, B)))

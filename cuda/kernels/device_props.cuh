@@ -38,8 +38,7 @@ inline mm_status compute_major(int* major) {
 
 // Lets `kernel` use `smem_bytes` of dynamic shared memory, with the largest shared-memory carveout, on the
 // current device. Both are per-device function attributes: they are set once per device ordinal (< 64),
-// recorded in `configured_devices`, which the caller keeps per kernel instantiation. (pipelined.cu still
-// does the same inline: moving it here changed pipelined's generated PTX, and that needs its own H200 run.)
+// recorded in `configured_devices`, which the caller keeps per kernel instantiation.
 inline mm_status raise_shared_memory_limit(const void* kernel, int smem_bytes, std::atomic<uint64_t>& configured_devices,
                                            const char* what) {
     int dev = 0;

@@ -33,6 +33,7 @@
 // 8x8 and 4x8 tiles fit under 128 (128x64: 4 blocks = 16 warps/SM; 64x64: 5 blocks = 20 warps/SM).
 #include <atomic>
 
+#include "device_props.cuh"
 #include "pipelined.cuh"
 #include "warp_tile.cuh"
 
@@ -255,23 +256,10 @@ mm_status launch_impl(const char* name, const GemmArgs& g, int splits, int ktile
     static_assert(C::BK % 2 == 0, "register double-buffering alternates fragment buffers across k");
     auto kernel = pipelined_kernel<C, kAligned>;
 
-    // Raising the dynamic shared memory limit is a per-device function attribute: do it once per device.
-    static std::atomic<uint64_t> configured{0};
-    int dev = 0;
-    mm_status st = mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+    static std::atomic<uint64_t> configured_devices{0};
+    const mm_status st = mmk::raise_shared_memory_limit(reinterpret_cast<const void*>(kernel), C::kSmemBytes,
+                                                        configured_devices, "cudaFuncSetAttribute(pipelined)");
     if (st != MM_OK) return st;
-    const uint64_t bit = uint64_t(1) << (dev & 63);
-    if (!(configured.load(std::memory_order_acquire) & bit)) {
-        st = mm_check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, C::kSmemBytes),
-                           "cudaFuncSetAttribute(pipelined, MaxDynamicSharedMemorySize)");
-        if (st != MM_OK) return st;
-        // Operands live in shared memory; ask for the largest carveout so kMinBlocks blocks fit.
-        st = mm_check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                int(cudaSharedmemCarveoutMaxShared)),
-                           "cudaFuncSetAttribute(pipelined, PreferredSharedMemoryCarveout)");
-        if (st != MM_OK) return st;
-        configured.fetch_or(bit, std::memory_order_release);
-    }
 
     const dim3 grid(mmk::tiles_of(g.M, C::BM) * mmk::tiles_of(g.N, C::BN), 1, unsigned(splits));
     kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(g, ktiles_per_split, out, ldo, out_split_stride);
