@@ -36,8 +36,10 @@ def error_scale(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 def relative_error(C: np.ndarray, reference: np.ndarray, scale: np.ndarray | None = None) -> float:
     """||C - ref||_F / ||scale||_F in float64; NaN if C holds NaN or Inf. `scale` is error_scale(A, B); without
     it, ref itself. For inputs uniform in [-1, 1] both have the same expected norm (sqrt(M N K) / 3), but over a
-    few elements a sum that cancels makes ||ref|| tiny: a 1x25 by 25x1 product summing to 0.02 turned an fp32
-    rounding error of 2e-7 into a 'relative error' of 1e-5. Pass the scale where results may have few elements."""
+    few elements a sum that cancels makes ||ref|| tiny: the GPU property test once failed on the H200 on a 1x25 by
+    25x1 product whose sum was 0.02, built from products of size about 1, where a rounding error of order 1e-7
+    reads as about 5e-6 against the sum (the fp32 bound at K = 25 is 3.4e-6). Pass the scale where results may
+    have few elements."""
     C64 = C.astype(np.float64)
     if not np.all(np.isfinite(C64)):
         return float("nan")

@@ -29,13 +29,14 @@
 // tile costs one extra partial write and read of BM x BN x 4 bytes (64 or 128 KB, in L2) and one pipeline
 // fill per piece. A range is kept at least kMinIterations deep and a tile in at most kMaxPiecesPerTile
 // pieces, so a single long-K tile does not fold 263 partials serially. What the model leaves out: the SMs
-// do not run at one speed (a timing trace at 4096^3: 5.4 to 6.6 us per K iteration, docs/ladder.md), and
-// equal static shares make the slowest SM run a full one, while tma's last wave goes to whichever SMs free
-// up first (hardware dispatch; how many tiles each SM took under tma was not traced). So where the tail is
-// already small (4096^3 in 128x256 tiles: 3.88 waves) or is the whole product (2048^3) tma stays faster,
-// and `best` chooses per shape. Workspace: P x BM x BN floats (17 MB at both configs on 132 SMs) plus P
-// flags (a DeviceBuffer from the stream-ordered pool), only when a tile is split. Registers: 255 (make
-// resources), shared memory as tma.
+// do not run at one speed (traced at 4096^3, tma's whole 128x256 tiles take up to 11% longer on some SMs
+// than on most: docs/results/sm-speed-experiments.txt), and equal static shares make the slowest SM run a
+// full one, while tma's last wave goes to whichever SMs free up first (hardware dispatch: in the trace the
+// slowest SMs run one tile fewer). So where the tail is already small (4096^3 in 128x256 tiles: 3.88
+// waves) or is the whole product (2048^3) tma stays faster, and `best` chooses per shape. Workspace:
+// P x BM x BN floats (17 MB at both configs on 132 SMs) plus P flags (a DeviceBuffer from the
+// stream-ordered pool), only when a tile is split. Registers: 254 and 255 (make resources), shared memory
+// as tma.
 #include <atomic>
 
 #include "../device_buffer.h"
