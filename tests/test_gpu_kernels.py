@@ -189,14 +189,15 @@ def test_streamk_schedule_cases_are_correct(rng):
     """streamk's schedule depends on the tile count against the resident blocks P (SMs x blocks per SM):
     whole waves only, a remainder of at least half a wave (shared out alone), a small remainder (shared
     out with one whole wave), fewer tiles than blocks; K of one tile (nothing split) and of ten (split
-    tiles, partials folded). Tile counts are built from this GPU's SM count so that every case is hit."""
+    tiles, partials folded). The tail3 configuration cuts the same remainders into three K pieces per tile
+    (one when K has one tile). Tile counts are built from this GPU's SM count so that every case is hit."""
     if not available("streamk"):
         pytest.skip("streamk is not available on this machine")
     lib = _library.library()
     best = next(info for info in KERNELS if info.name == "best")
     sms = matmul_opt.device_info().sm_count
     configs = {name: config for config, name in enumerate(config_names()) if name.startswith("streamk ")}
-    assert set(configs) == {"streamk 128x256x32", "streamk 128x128x16"}
+    assert set(configs) == {"streamk 128x256x32", "streamk 128x128x16", "streamk 128x256x32 tail3"}
     try:
         for name, config in configs.items():
             bm, bn = (128, 256) if "128x256" in name else (128, 128)

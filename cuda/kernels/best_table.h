@@ -5,8 +5,8 @@
 //          M*N / SMs <= max_mn_per_sm (the last row is the catch-all). `config` numbers every tile
 //          configuration of both kernel families: 0..3 are pipelined::ConfigId (pipelined.cuh: 0 = 128x256,
 //          1 = 128x128, 2 = 128x64, 3 = 64x64), 4..7 are 4 + tma::ConfigId (tma.cuh: 4 = 128x256x32,
-//          5 = 128x128x16, 6 = 128x64x32, 7 = 128x256x32 k16), 8..9 are 8 + streamk::ConfigId (streamk.cuh:
-//          8 = 128x256x32, 9 = 128x128x16). Where the bulk-copy path cannot run (no sm_90, unaligned operands)
+//          5 = 128x128x16, 6 = 128x64x32, 7 = 128x256x32 k16), 8..10 are 8 + streamk::ConfigId (streamk.cuh:
+//          8 = 128x256x32, 9 = 128x128x16, 10 = 128x256x32 tail3). Where the bulk-copy path cannot run (no sm_90, unaligned operands)
 //          config c >= 4 is replaced by kBulkCopyFallback[c - 4], the pipelined config of the same tile.
 //   kSmallerConfig[c]: the config to fall back to when config c would waste more than
 //          100 - kMinWaveEfficiencyPct percent of the last wave: efficiency = tiles / (ceil(tiles/SMs)*SMs).
@@ -50,9 +50,9 @@ constexpr Row kRows[] = {
 
 // Indexed by config id. A ragged tma 128x64 goes to streamk 128x128 (1025x1023: 144 tiles of 128x64 on
 // 132 SMs, 55%; H200: 30.3 TFLOPS there against 23.5 for pipelined 64x64 split 4 ways). The streamk
-// configs (8, 9) share a ragged last wave out by K, so they never step down.
-constexpr int kSmallerConfig[] = {2, 2, 3, -1, 5, 6, 9, 5, -1, -1};
-constexpr int kBulkCopyFallback[] = {0, 1, 2, 0, 0, 1};  // config - 4 -> pipelined config of the same tile
+// configs (8-10) share a ragged last wave out by K, so they never step down.
+constexpr int kSmallerConfig[] = {2, 2, 3, -1, 5, 6, 9, 5, -1, -1, -1};
+constexpr int kBulkCopyFallback[] = {0, 1, 2, 0, 0, 1, 0};  // config - 4 -> pipelined config of the same tile
 constexpr int kMinWaveEfficiencyPct = 85;
 
 constexpr int kSplitMinK = 512;  // was 1024: 512^3 and 1025x1023x1021 ran 30% and 14% slower than splitk (asv, 2ea3c07)

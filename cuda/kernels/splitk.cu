@@ -7,8 +7,9 @@
 // aligned), and a second kernel sums the slabs in slice order into C. No atomics: the sum order is fixed, so
 // results are bitwise reproducible run to run.
 //
-// Changes vs pipelined: a K-slice grid dimension, a workspace (DeviceBuffer: cudaMallocAsync / cudaFreeAsync on the
-// caller's stream: no device-wide synchronisation, pool-cached after the first call), and the reduction.
+// Changes vs pipelined: a K-slice grid dimension, a workspace (DeviceBuffer from the library's workspace pool,
+// allocated and freed on the caller's stream: no device-wide synchronisation, and the pool keeps the memory
+// mapped between calls), and the reduction.
 // Tiles: any pipelined config; launch_splitk uses 64x64x16 (most tiles per output, so the fewest splits).
 // Model: the extra traffic is 2 x splits x M x N x 4 bytes (workspace write + read) against
 // 2 x M x N x K FLOP, i.e. 4 x splits / K bytes per FLOP; choose_splits keeps every slice >= min_slice_k
@@ -94,7 +95,7 @@ mm_status run(int cfg, int splits, const GemmArgs& g, cudaStream_t stream) {
 
     const int64_t ldw = (int64_t(g.N) + 3) / 4 * 4;
     const int64_t slab = int64_t(g.M) * ldw;
-    DeviceBuffer ws(stream);  // stream-ordered: freed after the reduction, on every exit path
+    DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);  // freed after the reduction, on every exit path
     mm_status st = ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace");
     if (st == MM_OK) st = pipelined::launch_config(cfg, g, splits, per_split, ws.data(), ldw, slab, stream);
     if (st == MM_OK) st = launch_reduce(ws.data(), ldw, slab, splits, g, stream);

@@ -11,6 +11,12 @@
 // workspace, and stores the tile. When the remainder is under half a wave, one whole wave joins it, so
 // that every range is at least one tile deep.
 //
+// Second schedule, tail3 (streamk.cuh's kCfg128x256Tail3): the same kernel with every tile of the ragged
+// last wave cut into 3 equal K pieces, one block each, and no whole wave joining them. Stream-K's equal
+// shares assume that every SM runs at one speed; they do not (below), and its slowest SMs then end the
+// kernel. Pieces a third of a tile long are handed out by the hardware as SMs free up, so a slow SM
+// takes fewer of them, and the last wave still ends within about a third of a tile of the ideal.
+//
 // Ordering, and why it cannot deadlock: the stream-K blocks come last in the grid and walk their ranges
 // back to front, so each first computes and publishes (global stores, fence, release flag) the head of
 // the tile its range ends in, and only then the tail it finishes, where it waits (acquire) for the flags
@@ -18,10 +24,13 @@
 // dispatched earlier (blocks are dispatched in order) and publish before they ever wait. The partials are
 // added in a fixed order, so results are reproducible run to run.
 //
-// Changes vs tma: the grid (whole tiles, then P stream-K blocks), the range walk, the workspace and the
+// Changes vs tma: the grid (whole tiles, then the stream-K blocks), the range walk, the workspace and the
 // fixup; the ring, the transposition and the k loop are tma's, shared through tma_tile.cuh (a block that
-// computes two pieces carries its mbarrier phases from one to the next). Tiles: tma's 128x256x32
-// (1 block/SM, P = 132 on an H200) and 128x128x16 (2 blocks/SM, P = 264).
+// computes two pieces carries its mbarrier phases from one to the next). The walk's state lives in shared
+// memory, not in registers, through the k loop: held in registers it left nvcc a k loop with more
+// register-bank conflicts than tma's (SASS, the bank model of docs/results/fma-order-search.txt), and
+// whole tiles ran slower than tma's. Tiles: tma's 128x256x32 (1 block/SM, P = 132 on an H200) and
+// 128x128x16 (2 blocks/SM, P = 264).
 //
 // Model: at 3072^3 in 128x128 tiles the last 48 tiles join one whole wave: 312 tiles x 192 iterations over
 // 264 blocks, 227 iterations each in place of 2 x 192: the product takes 2.18 tile times instead of 3
@@ -32,11 +41,10 @@
 // do not run at one speed (traced at 4096^3, tma's whole 128x256 tiles take up to 11% longer on some SMs
 // than on most: docs/results/sm-speed-experiments.txt), and equal static shares make the slowest SM run a
 // full one, while tma's last wave goes to whichever SMs free up first (hardware dispatch: in the trace the
-// slowest SMs run one tile fewer). So where the tail is already small (4096^3 in 128x256 tiles: 3.88
-// waves) or is the whole product (2048^3) tma stays faster, and `best` chooses per shape. Workspace:
-// P x BM x BN floats (17 MB at both configs on 132 SMs) plus P flags (a DeviceBuffer from the
-// stream-ordered pool), only when a tile is split. Registers: 254 and 255 (make resources), shared memory
-// as tma.
+// slowest SMs run one tile fewer); tail3 keeps that dispatch with finer pieces. `best` chooses per shape.
+// Workspace: one BM x BN slot of floats and one flag per stream-K block (P blocks: 17 MB at both configs on
+// 132 SMs; tail3: 3 per tail tile, up to 49 MB), only when a tile is split, from the library's workspace
+// pool (device_buffer.h). Registers: 253 and 254 (make resources), shared memory as tma.
 #include <atomic>
 
 #include "../device_buffer.h"
@@ -62,14 +70,22 @@ struct Schedule {
     }
 };
 
-Schedule plan(int64_t tiles, int k_tiles, int resident_blocks, int* grid) {
+// tail_pieces = 0: stream-K, the tail's iterations in equal shares over at most one wave of blocks.
+// tail_pieces = p > 0: the tail tiles alone (no whole wave joins them), each cut into p equal K pieces
+// (fewer when K has fewer tiles), one block per piece; the equal division of sk_iters then falls exactly
+// on those piece boundaries, since sk_iters * block / (tail tiles * p) = k_tiles * block / p.
+Schedule plan(int64_t tiles, int k_tiles, int resident_blocks, int tail_pieces, int* grid) {
     int64_t sk_tiles = tiles % resident_blocks;
-    if (sk_tiles != 0 && tiles >= resident_blocks && 2 * sk_tiles < resident_blocks) sk_tiles += resident_blocks;
+    if (tail_pieces == 0 && sk_tiles != 0 && tiles >= resident_blocks && 2 * sk_tiles < resident_blocks)
+        sk_tiles += resident_blocks;
     Schedule s{tiles - sk_tiles, sk_tiles * k_tiles, k_tiles, 0};
-    int64_t sk_blocks = s.sk_iters / kMinIterations;
-    if (sk_blocks > sk_tiles * kMaxPiecesPerTile) sk_blocks = sk_tiles * kMaxPiecesPerTile;
-    if (sk_blocks > resident_blocks) sk_blocks = resident_blocks;
-    if (sk_blocks < 1 && s.sk_iters > 0) sk_blocks = 1;
+    int64_t sk_blocks = sk_tiles * (tail_pieces < k_tiles ? tail_pieces : k_tiles);
+    if (tail_pieces == 0) {
+        sk_blocks = s.sk_iters / kMinIterations;
+        if (sk_blocks > sk_tiles * kMaxPiecesPerTile) sk_blocks = sk_tiles * kMaxPiecesPerTile;
+        if (sk_blocks > resident_blocks) sk_blocks = resident_blocks;
+        if (sk_blocks < 1 && s.sk_iters > 0) sk_blocks = 1;
+    }
     s.sk_blocks = int(sk_blocks);
     *grid = int(s.dp_tiles) + s.sk_blocks;
     return s;
@@ -129,60 +145,92 @@ struct Partial {
     }
 };
 
+// One piece of a block's work: K tiles [kt_begin, kt_end) of the tile at (m0, n0), tile_start being the
+// tile's first iteration in the stream-K numbering. done: the block has no more.
+struct Piece {
+    int m0, n0, kt_begin, kt_end;
+    int64_t tile_start;
+    int64_t sk_end;  // the walk's position: the next piece ends here
+    bool whole_pending, done;
+};
+
+// The piece after `prev` for stream-K block `block` (or the whole tile first, for blocks [0, dp_tiles)).
+template <class C>
+__device__ Piece next_piece(const Schedule& s, int M, int N, int block, Piece prev) {
+    Piece p = prev;
+    int64_t tile;
+    p.kt_begin = 0;
+    p.kt_end = s.k_tiles;
+    p.tile_start = 0;
+    if (prev.whole_pending) {
+        tile = blockIdx.x;
+        p.whole_pending = false;
+    } else if (prev.sk_end > s.sk_begin(block)) {
+        const int64_t sk_tile = (prev.sk_end - 1) / s.k_tiles;
+        p.tile_start = sk_tile * s.k_tiles;
+        const int64_t sk_begin = s.sk_begin(block);
+        const int64_t unit_begin = sk_begin > p.tile_start ? sk_begin : p.tile_start;
+        p.kt_begin = int(unit_begin - p.tile_start);
+        p.kt_end = int(prev.sk_end - p.tile_start);
+        tile = s.dp_tiles + sk_tile;
+        p.sk_end = unit_begin;
+    } else {
+        p.done = true;
+        return p;
+    }
+    int bm, bn;
+    mmk::tile_coords(unsigned(tile), mmk::tiles_of(M, C::BM), mmk::tiles_of(N, C::BN), tmak::kGroupM, bm, bn);
+    p.m0 = bm * C::BM;
+    p.n0 = bn * C::BN;
+    return p;
+}
+
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     streamk_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
                    const int64_t ldc, const int M, const int N, const Schedule s, float4* const partials,
                    int* const flags) {
     extern __shared__ __align__(16) uint8_t smem_raw[];
-    const unsigned tiles_m = mmk::tiles_of(M, C::BM), tiles_n = mmk::tiles_of(N, C::BN);
+    // The current piece lives in shared memory and is re-read after the k loop: kept in registers through
+    // it, the walk's state pushed the kernel to 254 registers and nvcc's k loop to more register-bank
+    // conflicts than tma's (the same loop ran 4% slower per tile on the H200).
+    __shared__ Piece piece;
     tmak::TileLoop<C> loop(smem_raw, &a_map, &b_map);
     typename tmak::TileLoop<C>::Acc acc;
 
     // Blocks [0, dp_tiles) compute one whole tile each, as tma's do; the blocks after them (dispatched
     // last) each take one stream-K range, walked back to front. One accumulate call site.
     const bool whole = blockIdx.x < s.dp_tiles;
-    const int block = whole ? 0 : int(blockIdx.x - s.dp_tiles);
-    const int64_t sk_begin = whole ? 0 : s.sk_begin(block);
-    int64_t sk_end = whole ? 0 : s.sk_begin(block + 1);
-    bool whole_pending = whole;
+    if (threadIdx.x == 0) {
+        Piece start{};
+        start.whole_pending = whole;
+        start.sk_end = whole ? 0 : s.sk_begin(int(blockIdx.x - s.dp_tiles) + 1);
+        piece = start;
+    }
     for (;;) {
-        int64_t tile, tile_start = 0;
-        int kt_begin = 0, kt_end = s.k_tiles;
-        if (whole_pending) {
-            tile = blockIdx.x;
-            whole_pending = false;
-        } else if (sk_end > sk_begin) {
-            const int64_t sk_tile = (sk_end - 1) / s.k_tiles;
-            tile_start = sk_tile * s.k_tiles;
-            const int64_t unit_begin = sk_begin > tile_start ? sk_begin : tile_start;
-            kt_begin = int(unit_begin - tile_start);
-            kt_end = int(sk_end - tile_start);
-            tile = s.dp_tiles + sk_tile;
-            sk_end = unit_begin;
-        } else {
-            break;
-        }
-        int bm, bn;
-        mmk::tile_coords(unsigned(tile), tiles_m, tiles_n, tmak::kGroupM, bm, bn);
-        const int m0 = bm * C::BM, n0 = bn * C::BN;
-        loop.accumulate(m0, n0, kt_begin, kt_end, acc);
-        if (kt_end < s.k_tiles) {  // a later block finishes this tile
+        __syncthreads();  // every thread has read the previous piece
+        if (threadIdx.x == 0) piece = next_piece<C>(s, M, N, whole ? 0 : int(blockIdx.x - s.dp_tiles), piece);
+        __syncthreads();
+        if (piece.done) break;
+        loop.accumulate(piece.m0, piece.n0, piece.kt_begin, piece.kt_end, acc);
+        const int block = whole ? 0 : int(blockIdx.x - s.dp_tiles);
+        if (piece.kt_end < s.k_tiles) {  // a later block finishes this tile
             Partial<C>::publish(acc, partials + block * Partial<C>::kSlotFloat4s, flags + block);
             continue;
         }
-        if (kt_begin > 0)  // earlier blocks computed the head: every block whose range reaches into it
+        if (piece.kt_begin > 0)  // earlier blocks computed the head: every block whose range reaches into it
             for (int j = block - 1;; --j) {
                 if (s.sk_begin(j) < s.sk_begin(j + 1))
                     Partial<C>::add(acc, partials + j * Partial<C>::kSlotFloat4s, flags + j);
-                if (s.sk_begin(j) <= tile_start) break;
+                if (s.sk_begin(j) <= piece.tile_start) break;
             }
-        loop.store(acc, c, ldc, m0, n0, M, N);
+        loop.store(acc, c, ldc, piece.m0, piece.n0, M, N);
     }
 }
 
-template <class C>
+template <class C, int kTailPieces>
 mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) {
+    static_assert(kTailPieces >= 0, "kTailPieces: 0 (stream-K shares) or the pieces per tail tile");
     auto kernel = streamk_kernel<C>;
     static std::atomic<uint64_t> configured_devices{0};
     CUtensorMap a_map, b_map;
@@ -194,13 +242,13 @@ mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) 
     if (st != MM_OK) return st;
     const int64_t tiles = int64_t(mmk::tiles_of(g.M, C::BM)) * mmk::tiles_of(g.N, C::BN);
     int grid = 0;
-    const Schedule s = plan(tiles, (g.K - 1) / C::BK + 1, sms * C::kMinBlocks, &grid);
+    const Schedule s = plan(tiles, (g.K - 1) / C::BK + 1, sms * C::kMinBlocks, kTailPieces, &grid);
 
     // A workspace only when some tile is split: P slots of partial sums, then P flags (zeroed per launch).
     // DeviceBuffer frees it stream-ordered after the kernel, on every exit path.
     const bool split = s.sk_iters > 0 && s.k_tiles > 1;
     const size_t slot_floats = split ? size_t(s.sk_blocks) * Partial<C>::kSlotFloat4s * 4 : 0;
-    DeviceBuffer ws(stream);
+    DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);
     float4* partials = nullptr;
     int* flags = nullptr;
     if (split) {
@@ -219,6 +267,7 @@ mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) 
 constexpr pipelined::ConfigInfo kConfigs[streamk::kNumConfigs] = {
     tmak::config_info<tmak::Cfg128x256>("streamk 128x256x32"),
     tmak::config_info<tmak::Cfg128x128>("streamk 128x128x16"),
+    tmak::config_info<tmak::Cfg128x256>("streamk 128x256x32 tail3"),
 };
 
 }  // namespace
@@ -231,9 +280,11 @@ mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream) {
     const char* name = kConfigs[id].name;
     switch (id) {
         case kCfg128x256:
-            return launch_impl<tmak::Cfg128x256>(name, g, stream);
+            return launch_impl<tmak::Cfg128x256, 0>(name, g, stream);
         case kCfg128x128:
-            return launch_impl<tmak::Cfg128x128>(name, g, stream);
+            return launch_impl<tmak::Cfg128x128, 0>(name, g, stream);
+        case kCfg128x256Tail3:
+            return launch_impl<tmak::Cfg128x256, 3>(name, g, stream);
         default:
             return mm_fail(MM_ERR_INVALID_ARGUMENT, "streamk: no tile configuration %d", id);
     }
