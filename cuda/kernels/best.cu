@@ -11,8 +11,9 @@
 //
 // Changes vs streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count
 // (cudaDevAttrMultiProcessorCount, cached per device) and the table.
-// Tiles: those of streamk.cuh (128x256x32, 128x128x16), tma.cuh (128x256x32 with a 32-k and with a 16-k
-// loop body, 128x128x16, 128x64x32) and pipelined.cuh (128x256, 128x128, 128x64, 64x64, all BK = 16, 4 stages).
+// Tiles: those of streamk.cuh (128x256x32 under stream-K and under tail3, 128x128x16), tma.cuh (128x256x32
+// with a 32-k and with a 16-k loop body, 128x128x16, 128x64x32) and pipelined.cuh (128x256, 128x128, 128x64,
+// 64x64, all BK = 16, 4 stages).
 #include <atomic>
 
 #include "best_table.h"
