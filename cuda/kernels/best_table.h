@@ -25,9 +25,12 @@
 // The 3072^3 row went to streamk 128x256x32 tail3 (config 10) in the tuner's run on fb4c373 (the tuner
 // output of docs/results/streamk-tail3-experiments.txt): 48.99 TFLOPS against streamk 128x128x16's 47.31
 // (now faster itself: its piece moved to shared memory) and tma 128x256x32's 39.11; from 4096^3 on tma
-// 128x256x32 stays ahead (51.01 against tail3's 50.69 at 4096^3). The tuner's run on c5b9a0d put tail3 ahead at
-// 4096^3 (50.72 against 50.42); the 4096^2 row follows it since tail3 runs a one-piece kernel whose k loop
-// compiles as tma's (measured in the verification of this change: docs/results/streamk-tail3-experiments.txt).
+// 128x256x32 stays ahead (51.01 against tail3's 50.69 at 4096^3). The tuner's runs on c5b9a0d and 7a7058e (tail3's
+// one-piece kernel) put tail3 ahead at 4096^3 (50.72 against 50.42), and 7a7058e gave it the 4096^2 row: best at
+// 4096^3 51.06 against tma's 50.87 in its report, paired against cuBLAS 0.998 against tma's 0.997 (30 rounds).
+// But a row is chosen by M*N per SM alone, and the row took 4095x4097x4093 along: there tma 128x256x32 steps
+// down to tma 128x128x16 (544 tiles, 82% of the last wave) while tail3 never steps down, and best fell from
+// 47.73 to 46.97 TFLOPS. So the 4096^2 row stays with tma (docs/results/streamk-tail3-experiments.txt).
 // tma rows from one H200 experiment (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, cuBLAS 50.9 / 50.2 /
 // 37.8 / 48.5): 128x256x32 49.4/46.4/11.7/39.9, 128x128x16 47.8/47.2/13.3/47.5, 128x64x32 43.7/42.9/35.8/43.4.
 // Earlier pipelined values from one H200 run (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, the last one
@@ -50,8 +53,8 @@ constexpr Row kRows[] = {
     {11915, 6},      // tma 128x64x32 (1024^2: 7.9K)
     {23831, 9},      // streamk 128x128x16 (1536^2: 17.9K)
     {47662, 7},      // tma 128x256x32 k16 (2048^2: 31.8K)
-    {190650, 10},    // streamk 128x256x32 tail3 (3072^2: 71.5K, 4096^2: 127K)
-    {INT64_MAX, 4},  // tma 128x256x32: the rest (6144^2: 286K)
+    {95325, 10},     // streamk 128x256x32 tail3 (3072^2: 71.5K)
+    {INT64_MAX, 4},  // tma 128x256x32: the rest (4096^2: 127K)
 };
 
 // Indexed by config id. A ragged tma 128x64 goes to streamk 128x128 (1025x1023: 144 tiles of 128x64 on

@@ -17,8 +17,8 @@
 // kernel. Pieces a third of a tile long are handed out by the hardware as SMs free up, so a slow SM
 // takes fewer of them; what is left is their granularity (traced at 4096^3 on the H200, the SMs' last
 // pieces end 2455-2696 us, about one piece apart). Measured there: 48.4-49.0 TFLOPS at 3072^3 (288 tiles,
-// 2.18 waves) against 46.7-47.3 for the stream-K 128x128 configuration; at 4096^3 it ties tma
-// (docs/results/streamk-tail3-experiments.txt).
+// 2.18 waves) against 46.7-47.3 for the stream-K 128x128 configuration, 49.0 with the one-piece kernel
+// (below); at 4096^3 it ties tma (docs/results/streamk-tail3-experiments.txt).
 //
 // Ordering, and why it cannot deadlock: the stream-K blocks come last in the grid and walk their ranges
 // back to front, so each first computes and publishes (global stores, fence, release flag) the head of
@@ -47,7 +47,8 @@
 // slowest SMs run one tile fewer); tail3 keeps that dispatch with finer pieces. `best` chooses per shape.
 // Workspace: one BM x BN slot of floats and one flag per stream-K block (P blocks: 17 MB at both configs on
 // 132 SMs; tail3: 3 per tail tile, up to 49 MB), only when a tile is split, from the library's workspace
-// pool (device_buffer.h). Registers: 253 and 254 (make resources), shared memory as tma.
+// pool (device_buffer.h). Registers (make resources): 253 and 254 for the stream-K kernels, 255 for tail3's
+// one-piece kernel; shared memory as tma.
 #include <atomic>
 
 #include "../device_buffer.h"
