@@ -6,8 +6,9 @@
 //          configuration of both kernel families: 0..3 are pipelined::ConfigId (pipelined.cuh: 0 = 128x256,
 //          1 = 128x128, 2 = 128x64, 3 = 64x64), 4..7 are 4 + tma::ConfigId (tma.cuh: 4 = 128x256x32,
 //          5 = 128x128x16, 6 = 128x64x32, 7 = 128x256x32 k16), 8..10 are 8 + streamk::ConfigId (streamk.cuh:
-//          8 = 128x256x32, 9 = 128x128x16, 10 = 128x256x32 tail3). Where the bulk-copy path cannot run (no sm_90, unaligned operands)
-//          config c >= 4 is replaced by kBulkCopyFallback[c - 4], the pipelined config of the same tile.
+//          8 = 128x256x32, 9 = 128x128x16, 10 = 128x256x32 tail3). Where the bulk-copy path cannot run (no
+//          sm_90, unaligned operands) config c >= 4 is replaced by kBulkCopyFallback[c - 4], the pipelined
+//          config of the same tile.
 //   kSmallerConfig[c]: the config to fall back to when config c would waste more than
 //          100 - kMinWaveEfficiencyPct percent of the last wave: efficiency = tiles / (ceil(tiles/SMs)*SMs).
 //          -1 ends the chain. (4095x4097 on 132 SMs: 544 tiles of 128x256 = 4.12 waves -> 82%, too ragged.)
@@ -25,9 +26,10 @@
 // The 3072^3 row went to streamk 128x256x32 tail3 (config 10) in the tuner's run on fb4c373 (the tuner
 // output of docs/results/streamk-tail3-experiments.txt): 48.99 TFLOPS against streamk 128x128x16's 47.31
 // (now faster itself: its piece moved to shared memory) and tma 128x256x32's 39.11; from 4096^3 on tma
-// 128x256x32 stays ahead (51.01 against tail3's 50.69 at 4096^3). The tuner's runs on c5b9a0d and 7a7058e (tail3's
-// one-piece kernel) put tail3 ahead at 4096^3 (50.72 against 50.42), and 7a7058e gave it the 4096^2 row: best at
-// 4096^3 51.06 against tma's 50.87 in its report, paired against cuBLAS 0.998 against tma's 0.997 (30 rounds).
+// 128x256x32 stays ahead (51.01 against tail3's 50.69 at 4096^3). The tuner's runs on c5b9a0d and 7a7058e
+// (tail3's one-piece kernel) put tail3 ahead at 4096^3 (50.72 against 50.42), and 7a7058e gave it the 4096^2
+// row: best at 4096^3 51.06 against tma's 50.87 in its report, paired against cuBLAS 0.998 against tma's 0.997
+// (30 rounds).
 // But a row is chosen by M*N per SM alone, and the row took 4095x4097x4093 along: there tma 128x256x32 steps
 // down to tma 128x128x16 (544 tiles, 82% of the last wave) while tail3 never steps down, and best fell from
 // 47.73 to 46.97 TFLOPS. So the 4096^2 row stays with tma (docs/results/streamk-tail3-experiments.txt).

@@ -189,10 +189,11 @@ __device__ Piece next_piece(const Schedule& s, int M, int N, int block, Piece pr
     return p;
 }
 
-// kOnePiece (tail3's schedule, where every block has exactly one piece): the body runs once, so the ring
-// starts at slot 0 at compile time and nvcc compiles the k loop as in tma (SASS: the same instruction mix
-// but for one uniform move). In the walk, ring slots and phases count on from a run-time base: 13 more
-// uniform-datapath instructions per K tile, and whole tiles traced 1.1% slower than tma's.
+// kOnePiece (tail3's schedule, where plan() makes every block's range one piece of one tile): the body
+// runs once, so the ring starts at slot 0 at compile time and nvcc compiles the k loop as in tma (SASS: the
+// same instruction mix but for one uniform move). In the walk, ring slots and phases count on from a
+// run-time base: 13 more uniform-datapath instructions per K tile, and whole tiles traced 1.1% slower than
+// tma's.
 template <class C, bool kOnePiece>
 __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     streamk_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
