@@ -201,7 +201,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
                    int* const flags) {
     extern __shared__ __align__(16) uint8_t smem_raw[];
     // The current piece lives in shared memory and is re-read after the k loop: kept in registers through
-    // it, the walk's state pushed the kernel to 254 registers and nvcc's k loop to more register-bank
+    // it, the walk's state pushed the kernels to 254-255 registers and nvcc's k loop to more register-bank
     // conflicts than tma's (the same loop ran 4% slower per tile on the H200).
     __shared__ Piece piece;
     tmak::TileLoop<C> loop(smem_raw, &a_map, &b_map);
@@ -210,19 +210,21 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
     // Blocks [0, dp_tiles) compute one whole tile each, as tma's do; the blocks after them (dispatched
     // last) each take one stream-K range, walked back to front. One accumulate call site.
     const bool whole = blockIdx.x < s.dp_tiles;
+    // This block's stream-K index, recomputed where needed rather than held through the k loop.
+    auto sk_block = [&] { return whole ? 0 : int(blockIdx.x - s.dp_tiles); };
     if (threadIdx.x == 0) {
         Piece start{};
         start.whole_pending = whole;
-        start.sk_end = whole ? 0 : s.sk_begin(int(blockIdx.x - s.dp_tiles) + 1);
+        start.sk_end = whole ? 0 : s.sk_begin(sk_block() + 1);
         piece = start;
     }
     do {
         __syncthreads();  // every thread has read the previous piece
-        if (threadIdx.x == 0) piece = next_piece<C>(s, M, N, whole ? 0 : int(blockIdx.x - s.dp_tiles), piece);
+        if (threadIdx.x == 0) piece = next_piece<C>(s, M, N, sk_block(), piece);
         __syncthreads();
         if (piece.done) break;
         loop.accumulate(piece.m0, piece.n0, piece.kt_begin, piece.kt_end, acc);
-        const int block = whole ? 0 : int(blockIdx.x - s.dp_tiles);
+        const int block = sk_block();
         if (piece.kt_end < s.k_tiles) {  // a later block finishes this tile
             Partial<C>::publish(acc, partials + block * Partial<C>::kSlotFloat4s, flags + block);
             continue;
