@@ -242,6 +242,8 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
 template <class C, int kTailPieces>
 mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) {
     static_assert(kTailPieces >= 0, "kTailPieces: 0 (stream-K shares) or the pieces per tail tile");
+    static_assert(!C::kStagedStore || kTailPieces > 0,
+                  "a stream-K block accumulates again after a store, and a staged store overwrites the ring");
     auto kernel = streamk_kernel<C, (kTailPieces > 0)>;
     static std::atomic<uint64_t> configured_devices{0};
     CUtensorMap a_map, b_map;

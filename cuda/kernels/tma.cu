@@ -22,16 +22,21 @@
 // whole or in chunks of 16 k (kChunkK) where a long body stalls on instruction fetch.
 // Tile configurations (kConfigs below): 128x256x32 (3 stages, 8 warps), 128x128x16 (4 stages, 4 warps,
 // 2 blocks/SM), 128x64x32 (3 stages, 4 warps of 8x8 per thread, 2 blocks/SM) and 128x256x32 again with a
-// 16-k body (faster at 2048^3, slower from 4096^3 on: the measurements are in tma_tile.cuh).
+// 16-k body (faster at 2048^3, slower from 4096^3 on: the measurements are in tma_tile.cuh). The two
+// 128x256 configurations write their tile through shared memory (the ring, free after the last K tile):
+// scalar shared stores, a barrier, then float4 rows to C, which lets nvcc place the accumulators in any
+// register (tma_tile.cuh, TileLoop::staged_store).
 //
 // Model: a K tile moves (BM + BN) * BK * 4 bytes for 2 * BM * BN * BK FLOP (128x256: 42.7 FLOP/B,
 // 128x128: 32, 128x64: 21.3) with 2 copy instructions per block. Per k a thread issues FM + FN LDS.128 for
 // 16 * FM * FN FFMA (8x16: 6 per 128), plus per tile 4 LDS.128 + 4 STS.128 per transposed block (one or
 // two blocks per thread). Shared memory: STAGES * (BM + BN) * BK * 4 (ring) + 2 * BK * (BM + 4) * 4
-// (transposed A) + barriers + 1 KB alignment: 178 KB, 82 KB and 106 KB. Registers (make resources): 223
-// for both 8x16 configs (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 195 for 8x8.
-// The order of each k's FMAs is a tile parameter too (tma_tile.cuh): 128x256 and 128x64 run the serpentine
-// order of warp_tile.cuh, which the H200 measured 2-4.5% faster there; 128x128 keeps rows.
+// (transposed A) + barriers + 1 KB alignment: 178 KB, 82 KB and 106 KB; the staged tile (BM x (BN + 4)
+// floats, 130 KB) reuses the 144 KB ring. Registers (make resources): 219 and 218 for the staged 128x256
+// configs, 223 for 128x128 (128 accumulators, 2 x 24 fragment floats, 16 for the block in transit), 195 for 8x8.
+// The order of each k's FMAs is a tile parameter too (tma_tile.cuh): 128x64 runs the serpentine order of
+// warp_tile.cuh, which the H200 measured 2-4% faster there; 128x128 keeps rows; the staged 128x256 configs
+// run 2x4 blocks (32-k body) and rows (16-k body).
 #include <atomic>
 
 #include "splitk.cuh"
@@ -41,7 +46,7 @@
 namespace {
 
 using tmak::Cfg128x128;
-using tmak::Cfg128x256;
+using tmak::Cfg128x256Staged;
 using tmak::Cfg128x256k16;
 using tmak::Cfg128x64;
 
@@ -114,7 +119,7 @@ enum class Missing { kNothing, kHopper, kSm90Code, kEncoder };
 
 Missing missing_support(int major) {
     if (major < 9) return Missing::kHopper;
-    if (!compiled_for_sm90<Cfg128x256>()) return Missing::kSm90Code;
+    if (!compiled_for_sm90<Cfg128x256Staged>()) return Missing::kSm90Code;
     if (encoder() == nullptr) return Missing::kEncoder;
     return Missing::kNothing;
 }
@@ -132,7 +137,7 @@ mm_status launch_impl(const char* name, const GemmArgs& g, cudaStream_t stream) 
 }
 
 constexpr pipelined::ConfigInfo kConfigs[tma::kNumConfigs] = {
-    tmak::config_info<Cfg128x256>("tma 128x256x32"),
+    tmak::config_info<Cfg128x256Staged>("tma 128x256x32"),
     tmak::config_info<Cfg128x128>("tma 128x128x16"),
     tmak::config_info<Cfg128x64>("tma 128x64x32"),
     tmak::config_info<Cfg128x256k16>("tma 128x256x32 k16"),
@@ -163,7 +168,7 @@ mm_status launch_config(int id, const GemmArgs& g, cudaStream_t stream) {
     const char* name = kConfigs[id].name;
     switch (id) {
         case kCfg128x256:
-            return launch_impl<Cfg128x256>(name, g, stream);
+            return launch_impl<Cfg128x256Staged>(name, g, stream);
         case kCfg128x128:
             return launch_impl<Cfg128x128>(name, g, stream);
         case kCfg128x64:

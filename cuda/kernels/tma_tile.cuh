@@ -18,9 +18,13 @@ namespace tmak {
 constexpr unsigned kGroupM = 8;  // tile rows per rasterization band, as in pipelined
 
 template <int BM_, int BN_, int BK_, int WN_, int FN_, int STAGES_, int MIN_BLOCKS_, int CHUNK_K_,
-          mmk::FmaOrder ORDER_>
+          mmk::FmaOrder ORDER_, bool STAGED_STORE_ = false>
 struct Cfg {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, kMinBlocks = MIN_BLOCKS_;
+    // The tile's epilogue: each thread's float4 stores straight to C, or (kStagedStore) through the ring, so
+    // that no accumulator has to sit in a register quad (TileLoop::store says why that matters).
+    static constexpr bool kStagedStore = STAGED_STORE_;
+    static constexpr int kStagedStride = BN + 4;  // floats per row of the staged tile
     // The k loop runs BK / CHUNK_K trips of a CHUNK_K-step unrolled body (CHUNK_K = BK: one straight body).
     static constexpr int kChunkK = CHUNK_K_, kChunks = BK / CHUNK_K_;
     static constexpr int WM = 64, FM = 2, LM = 8, LN = 4, WN = WN_, FN = FN_;  // warp tile 64 x WN
@@ -43,7 +47,8 @@ struct Cfg {
                BK % 16 == 0 && kBlocks % kThreads == 0 && kBlocksPerThread >= 1 && BK % kChunkK == 0 &&
                kChunkK % 2 == 0 && kChunkK >= 2 &&  // register double-buffering alternates buffers across k
                BM <= 256 && BN <= 256 && BK <= 256 &&  // bulk-copy box limits
-               kABytes % 1024 == 0 && kBBytes % 1024 == 0;  // every stage keeps the swizzle's 1 KB alignment
+               kABytes % 1024 == 0 && kBBytes % 1024 == 0 &&  // every stage keeps the swizzle's 1 KB alignment
+               (!kStagedStore || BM * kStagedStride * 4 <= STAGES * kStageBytes);  // the staged tile fits the ring
     }
 };
 
@@ -51,18 +56,21 @@ struct Cfg {
 // 4096^3 and 4.5% at 8192^3 (ncu at 4096^3: dispatch stalls 0.18 -> 0.14, fixed-latency waits 0.08 -> 0.04
 // per instruction) and tma 128x64 2-4% faster at 1024^3-4096^3; it made tma 128x128 1.5-2% slower at
 // 2048^3-4096^3 (and streamk 128x128 3% slower at 1536^3 and 3072^3, where best uses it), so that one keeps rows.
+// streamk's 128x256 configurations run this one.
 using Cfg128x256 = Cfg<128, 256, 32, 64, 4, 3, 1, 32, mmk::FmaOrder::kSerpentine>;
 using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16, mmk::FmaOrder::kRows>;
 // Two 16-k chunks: at 1024^2 this config runs one block (4 warps, one per scheduler) per SM, where nothing
 // hides instruction-cache misses; the 32-k body (32 KB of code) ran at 23.5 TFLOPS, the 16-k one at 35.8.
 using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16, mmk::FmaOrder::kSerpentine>;
-// 128x256x32 again, its k loop in two 16-k chunks (34 KB of code instead of 68 KB) with the pair serpentine:
-// in one H200 device call against the 32-k body (two rounds each) it ran 49.1 TFLOPS at 2048^3 against
-// 46.2, but 50.0 against 50.8 at 4096^3 and 50.4 against 52.4 at 8192^3 (ncu at 4096^3: no-instruction
-// stalls 0.22 -> 0.06 per instruction, dispatch stalls 0.14 -> 0.21). Of 96 FMA orders of a 16-k body it
-// scored best in a model of register-bank conflicts, stall counts and exposed load latency built from the
-// SASS (docs/results/fma-order-search.txt); the plain serpentine ran 48.0-48.2 at 2048^3.
-using Cfg128x256k16 = Cfg<128, 256, 32, 64, 4, 3, 1, 16, mmk::FmaOrder::kPairSerpentine>;
+// tma's two 128x256x32 configurations stage their tile through shared memory (TileLoop::staged_store), which
+// let nvcc allocate a better k loop. The orders were picked by a register-bank model over 96 orders of each
+// body and measured on the H200 (docs/results/k-loop-experiments-3.txt, one call, 6 rounds, paired with
+// cuBLAS): the 32-k body in 2x4 blocks ran 51.3 TFLOPS at 4096^3 and 52.9 at 8192^3 against 51.0 and 52.5 for
+// the serpentine with direct stores; the 16-k body in rows ran 49.7 at 2048^3 against 49.1 for the earlier
+// 16-k configuration (pair serpentine, direct stores). On a slower H200 (another call) the 16-k body ran 51.0
+// at 4096^3 and the 32-k body 49.8: the 68 KB of the 32-k body's code stall on instruction fetch there.
+using Cfg128x256Staged = Cfg<128, 256, 32, 64, 4, 3, 1, 32, mmk::FmaOrder::kBlocks2x4, true>;
+using Cfg128x256k16 = Cfg<128, 256, 32, 64, 4, 3, 1, 16, mmk::FmaOrder::kRows, true>;
 
 // Block b of the transposition covers rows 4q..4q+3 and 16-byte chunk c (k = 4c..4c+3) of the A tile.
 // The 8 threads of a quarter warp take c's low two bits from b%4 and q's parity from (b/4)%2, so their
@@ -208,11 +216,44 @@ class TileLoop {
     }
 
     // Writes acc as the block tile at (m0, n0) of the M x N matrix c; every element is bounds-checked.
+    // A staged store overwrites the ring, so it must be the block's last use of this TileLoop.
     __device__ __forceinline__ void store(const Acc& acc, float* c, int64_t ldc, int m0, int n0, int M, int N) const {
-        Warp::template store<true>(acc, c + int64_t(m0) * ldc + n0, ldc, row0_, col0_, M - m0, N - n0);
+        if constexpr (C::kStagedStore)
+            staged_store(acc, c + int64_t(m0) * ldc + n0, ldc, M - m0, N - n0);
+        else
+            Warp::template store<true>(acc, c + int64_t(m0) * ldc + n0, ldc, row0_, col0_, M - m0, N - n0);
     }
 
   private:
+    // Direct float4 stores need each row's 4 accumulators in 4 consecutive registers, which fixes every
+    // accumulator's register-bank parity to that of the B operand it is multiplied with (B arrives by
+    // LDS.128 too); in a short k loop nvcc then reads both from one bank. Writing the accumulators to shared
+    // memory one by one leaves nvcc free to place them: the tile is staged in the ring (free once
+    // accumulate() has returned) and copied out as float4 rows. m_rem/n_rem: rows/columns of C left.
+    __device__ __forceinline__ void staged_store(const Acc& acc, float* c_tile, int64_t ldc, int m_rem, int n_rem) const {
+        float* const staged = reinterpret_cast<float*>(a_ring_);
+#pragma unroll
+        for (int f = 0; f < C::FM; ++f)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int g = 0; g < C::FN; ++g)
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        staged[(row0_ + f * 4 * C::LM + i) * C::kStagedStride + col0_ + g * 4 * C::LN + j] =
+                            acc[4 * f + i][4 * g + j];
+        __syncthreads();
+        constexpr int kQuadsPerRow = C::BN / 4;
+#pragma unroll 4
+        for (int q = tid_; q < C::BM * kQuadsPerRow; q += C::kThreads) {
+            const int row = q / kQuadsPerRow, col = 4 * (q % kQuadsPerRow);
+            if (row < m_rem)
+                mmk::store4<true>(c_tile + int64_t(row) * ldc + col, n_rem - col,
+                                  *reinterpret_cast<const float4*>(staged + row * C::kStagedStride + col));
+        }
+    }
+
+
     const CUtensorMap* a_map_;
     const CUtensorMap* b_map_;
     uint8_t* a_ring_;

@@ -30,12 +30,12 @@ __device__ __forceinline__ void static_for(F&& f) {
 }
 
 // The order of one k's FMAs: row by row, each row left to right (kRows); or odd rows right to left
-// (kSerpentine), so that a row's first FMA takes the B operand the previous row ended with; or the same
-// serpentine over pairs of columns, each pair left to right (kPairSerpentine: odd rows visit the pairs
-// right to left). The sums are identical; the order changes how nvcc allocates registers and schedules the
-// FFMA stream, and on the H200 that moved a configuration's speed anywhere from 36% slower to 18% faster
-// (each configuration names its choice and the measurement behind it; docs/ladder.md has the table).
-enum class FmaOrder { kRows, kSerpentine, kPairSerpentine };
+// (kSerpentine), so that a row's first FMA takes the B operand the previous row ended with; or in blocks of
+// 2 rows x 4 columns, the blocks row by row and each block a serpentine of its two rows (kBlocks2x4). The
+// sums are identical; the order changes how nvcc allocates registers and schedules the FFMA stream, and on
+// the H200 that moved a configuration's speed anywhere from 36% slower to 18% faster (each configuration
+// names its choice and the measurement behind it; docs/ladder.md has the table).
+enum class FmaOrder { kRows, kSerpentine, kBlocks2x4 };
 
 template <int FM, int FN, int LM, int LN, FmaOrder kOrder>
 struct WarpTile {
@@ -79,10 +79,11 @@ struct WarpTile {
                     acc[r][col] = fmaf(f4_get(a[r / 4], r % 4), f4_get(b[col / 4], col % 4), acc[r][col]);
                 }
         } else {
-            static_assert(kTN % 2 == 0, "kPairSerpentine visits columns in pairs");
+            static_assert(kTM % 2 == 0 && kTN % 4 == 0, "kBlocks2x4 visits blocks of 2 rows x 4 columns");
             static_for<0, kTM * kTN>([&](auto i_const) {
-                constexpr int i = decltype(i_const)::value, r = i / kTN, pair = i % kTN / 2;
-                constexpr int col = 2 * (r % 2 ? kTN / 2 - 1 - pair : pair) + i % 2;
+                constexpr int i = decltype(i_const)::value, block = i / 8, in_row = i % 8 / 4, step = i % 4;
+                constexpr int r = 2 * (block / (kTN / 4)) + in_row;
+                constexpr int col = 4 * (block % (kTN / 4)) + (in_row ? 3 - step : step);
                 acc[r][col] = fmaf(f4_get(a[r / 4], r % 4), f4_get(b[col / 4], col % 4), acc[r][col]);
             });
         }
