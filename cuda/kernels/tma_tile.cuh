@@ -253,7 +253,6 @@ class TileLoop {
         }
     }
 
-
     const CUtensorMap* a_map_;
     const CUtensorMap* b_map_;
     uint8_t* a_ring_;
