@@ -222,10 +222,13 @@ def graph(c, commit=None, machine=None, output="docs/gflops.png", install=True):
             # A ragged M x N x K sits at the cube root of its volume: the square size with the same FLOP count.
             size = (M * N * K) ** (1 / 3)
             series.setdefault(kernel, []).append((size, value, "x" not in shape))
-        for kernel, points in series.items():
+        # tab20 rather than the default 10-colour cycle: with 11 kernels the first and the last shared a colour.
+        colours = plt.get_cmap("tab20").colors
+        for index, (kernel, points) in enumerate(series.items()):
             square = sorted((s, v) for s, v, is_square in points if is_square)
             ragged = [(s, v) for s, v, is_square in points if not is_square]
-            (line,) = axis.plot([s for s, _ in square], [v for _, v in square], marker="o", label=kernel)
+            (line,) = axis.plot([s for s, _ in square], [v for _, v in square], marker="o", label=kernel,
+                                color=colours[index % len(colours)])
             if ragged:
                 axis.plot([s for s, _ in ragged], [v for _, v in ragged], linestyle="none", marker="D",
                           markerfacecolor="none", color=line.get_color())
