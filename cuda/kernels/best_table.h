@@ -33,6 +33,7 @@
 // But a row is chosen by M*N per SM alone, and the row took 4095x4097x4093 along: there tma 128x256x32 steps
 // down to tma 128x128x16 (544 tiles, 82% of the last wave) while tail3 never steps down, and best fell from
 // 47.73 to 46.97 TFLOPS. So the 4096^2 row stays with tma (docs/results/streamk-tail3-experiments.txt).
+// The tuner's run on b8a000b (tma's 128x256 configurations staged, docs/results/tune-h200.txt) gives this table.
 // tma rows from one H200 experiment (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, cuBLAS 50.9 / 50.2 /
 // 37.8 / 48.5): 128x256x32 49.4/46.4/11.7/39.9, 128x128x16 47.8/47.2/13.3/47.5, 128x64x32 43.7/42.9/35.8/43.4.
 // Earlier pipelined values from one H200 run (TFLOPS at 4096^3 / 2048^3 / 1024^3 / 4095x4097x4093, the last one

@@ -63,12 +63,13 @@ using Cfg128x128 = Cfg<128, 128, 16, 64, 4, 4, 2, 16, mmk::FmaOrder::kRows>;
 // hides instruction-cache misses; the 32-k body (32 KB of code) ran at 23.5 TFLOPS, the 16-k one at 35.8.
 using Cfg128x64 = Cfg<128, 64, 32, 32, 2, 3, 2, 16, mmk::FmaOrder::kSerpentine>;
 // tma's two 128x256x32 configurations stage their tile through shared memory (TileLoop::staged_store), which
-// let nvcc allocate a better k loop. The orders were picked by a register-bank model over 96 orders of each
-// body and measured on the H200 (docs/results/k-loop-experiments-3.txt, one call, 6 rounds, paired with
-// cuBLAS): the 32-k body in 2x4 blocks ran 51.3 TFLOPS at 4096^3 and 52.9 at 8192^3 against 51.0 and 52.5 for
-// the serpentine with direct stores; the 16-k body in rows ran 49.7 at 2048^3 against 49.1 for the earlier
-// 16-k configuration (pair serpentine, direct stores). On a slower H200 (another call) the 16-k body ran 51.0
-// at 4096^3 and the 32-k body 49.8: the 68 KB of the 32-k body's code stall on instruction fetch there.
+// let nvcc allocate a better k loop. The orders were picked by a register-bank model over 96 orders of the
+// 16-k body and 62 of the 32-k body (built and scored from the SASS), then measured on the H200
+// (docs/results/k-loop-experiments-3.txt, one call, 6 rounds, paired with cuBLAS): the 32-k body in 2x4
+// blocks ran 51.3 TFLOPS at 4096^3 and 52.9 at 8192^3 against 51.0 and 52.5 for the serpentine with direct
+// stores; the 16-k body in rows ran 49.7 at 2048^3 against 49.1 for the earlier 16-k configuration (pair
+// serpentine, direct stores). On a slower H200 (another call) the 16-k body ran 51.0 at 4096^3 and the 32-k
+// body 49.8 (why that machine runs the 68 KB 32-k body slower was not measured).
 using Cfg128x256Staged = Cfg<128, 256, 32, 64, 4, 3, 1, 32, mmk::FmaOrder::kBlocks2x4, true>;
 using Cfg128x256k16 = Cfg<128, 256, 32, 64, 4, 3, 1, 16, mmk::FmaOrder::kRows, true>;
 
@@ -232,16 +233,7 @@ class TileLoop {
     // accumulate() has returned) and copied out as float4 rows. m_rem/n_rem: rows/columns of C left.
     __device__ __forceinline__ void staged_store(const Acc& acc, float* c_tile, int64_t ldc, int m_rem, int n_rem) const {
         float* const staged = reinterpret_cast<float*>(a_ring_);
-#pragma unroll
-        for (int f = 0; f < C::FM; ++f)
-#pragma unroll
-            for (int i = 0; i < 4; ++i)
-#pragma unroll
-                for (int g = 0; g < C::FN; ++g)
-#pragma unroll
-                    for (int j = 0; j < 4; ++j)
-                        staged[(row0_ + f * 4 * C::LM + i) * C::kStagedStride + col0_ + g * 4 * C::LN + j] =
-                            acc[4 * f + i][4 * g + j];
+        Warp::stage(acc, staged, C::kStagedStride, row0_, col0_);
         __syncthreads();
         constexpr int kQuadsPerRow = C::BN / 4;
 #pragma unroll 4

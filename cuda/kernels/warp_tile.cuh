@@ -89,6 +89,21 @@ struct WarpTile {
         }
     }
 
+    // Writes the thread's accumulators one float at a time to the positions store() gives them, in a
+    // row-major tile of `stride` floats per row (shared memory, on its way to C): unlike store()'s float4
+    // stores, this puts no accumulator in a register quad.
+    __device__ static void stage(const float (&acc)[kTM][kTN], float* tile, int stride, int row0, int col0) {
+#pragma unroll
+        for (int f = 0; f < FM; ++f)
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int g = 0; g < FN; ++g)
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        tile[(row0 + f * 4 * LM + i) * stride + col0 + g * 4 * LN + j] = acc[4 * f + i][4 * g + j];
+    }
+
     // Writes the thread's accumulators. c points at the block tile's (0,0); (row0, col0) is this thread's
     // first element inside the block tile; m_rem/n_rem are the rows/columns of C left from the block
     // tile's origin (> 0). Every element is guarded; float4 stores only where kAligned and fully inside.
