@@ -3,19 +3,26 @@
 #   make ARCH=sm_86      another architecture (machine code + PTX for it)
 #   make resources       ptxas report per kernel: registers, shared memory, stack, spills
 #   make clean
+# Sources named *_sm90a.cu use instructions that exist on sm_90a only (wgmma, setmaxnreg): they are built for
+# sm_90a machine code alone, whatever ARCH is, into the same library; their kernels report themselves
+# unavailable on GPUs that cannot run that code.
 NVCC      ?= nvcc
 ARCH      ?= sm_90
 BUILD     ?= build
 LIBRARY   := matmul_opt/libmatmul.so
 COMPUTE   := $(subst sm_,compute_,$(ARCH))
 GENCODE   := -gencode arch=$(COMPUTE),code=[$(ARCH),$(COMPUTE)]
+# The -gencode form: nvcc 13.0's -arch=sm_90a shorthand also runs a plain sm_90 pass, which rejects wgmma.
+SM90A_GENCODE := -gencode arch=compute_90a,code=sm_90a
 # Per-thread default streams let calls from different host threads run concurrently on the GPU.
-NVCCFLAGS ?= -O3 -std=c++17 -lineinfo
-FLAGS     := $(NVCCFLAGS) $(GENCODE) --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden \
+NVCCFLAGS ?= -O3 -std=c++20 -lineinfo
+FLAGS     := $(NVCCFLAGS) --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden \
              -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -Icuda
 
-SOURCES   := $(wildcard cuda/*.cu cuda/kernels/*.cu)
-OBJECTS   := $(patsubst cuda/%.cu,$(BUILD)/%.o,$(SOURCES))
+SOURCES       := $(sort $(shell find cuda -name '*.cu'))
+SM90A_SOURCES ?= $(filter %_sm90a.cu,$(SOURCES))
+OBJECTS       := $(patsubst cuda/%.cu,$(BUILD)/%.o,$(SOURCES))
+gencode_of     = $(if $(filter $(1),$(SM90A_SOURCES)),$(SM90A_GENCODE),$(GENCODE))
 
 .PHONY: all resources clean
 all: $(LIBRARY)
@@ -26,19 +33,19 @@ $(LIBRARY): $(OBJECTS)
 # -MMD writes header dependencies next to each object, so editing a header rebuilds only its users.
 $(BUILD)/%.o: cuda/%.cu $(BUILD)/.flags
 	@mkdir -p $(dir $@)
-	$(NVCC) $(FLAGS) -MMD -MP -c $< -o $@
+	$(NVCC) $(FLAGS) $(call gencode_of,$<) -MMD -MP -c $< -o $@
 
-# Rebuild everything when the compiler flags or the target architecture change.
+# Rebuild everything when the compiler flags, the target architecture or the sm_90a list change.
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
-	@echo '$(NVCC) $(FLAGS)' | cmp -s - $@ || echo '$(NVCC) $(FLAGS)' > $@
+	@echo '$(NVCC) $(FLAGS) $(GENCODE) sm_90a: $(SM90A_SOURCES)' | cmp -s - $@ || \
+		echo '$(NVCC) $(FLAGS) $(GENCODE) sm_90a: $(SM90A_SOURCES)' > $@
 FORCE:
 
 resources:
-	@for src in $(wildcard cuda/kernels/*.cu); do \
-		echo "== $$src"; \
-		$(NVCC) $(FLAGS) -Xptxas -v -c $$src -o /dev/null 2>&1 | grep -E "Compiling entry|Used|spill|stack frame"; \
-	done
+	@$(foreach src,$(SOURCES),echo "== $(src)"; \
+		$(NVCC) $(FLAGS) $(call gencode_of,$(src)) -Xptxas -v -c $(src) -o /dev/null 2>&1 | \
+		grep -E "Compiling entry|Used|spill|stack frame" || true;)
 
 clean:
 	rm -rf $(BUILD) $(LIBRARY)

@@ -12,8 +12,8 @@
 //
 // Rows or leading dimensions that are not 16-byte aligned use the same kernel with scalar guarded loads
 // (kVector = false): the seed's version faulted with a misaligned address there.
-#include "gemm_args.cuh"
-#include "tile_io.cuh"
+#include "core/copy/guarded_load.cuh"
+#include "core/problem.h"
 
 namespace {
 
@@ -38,10 +38,10 @@ __global__ void __launch_bounds__(kThreads, 2) advanced_kernel(GemmArgs g) {
     const float* b_src = g.B + col0 + b_c;
     const int b_limit = g.N - col0 - b_c;
 
-    auto load_a = [&](int k0) { return load_row4<kVector>(a_src, k0 + a_c, a_limit); };
+    auto load_a = [&](int k0) { return gemm::load_row4<kVector>(a_src, k0 + a_c, a_limit); };
     auto load_b = [&](int k0) {
         const bool in_k = k0 + b_r < g.K;
-        return load_row4<kVector>(b_src + int64_t(k0 + b_r) * g.ldb, 0, in_k ? b_limit : 0);
+        return gemm::load_row4<kVector>(b_src + int64_t(k0 + b_r) * g.ldb, 0, in_k ? b_limit : 0);
     };
     auto store = [&](int buf, float4 a, float4 b) {
         a_tile[buf][a_r][a_c + 0] = a.x;
@@ -100,10 +100,9 @@ mm_status launch_advanced(const GemmArgs& g, cudaStream_t stream) {
     static_assert(BM * BK == 4 * kThreads && BK * BN == 4 * kThreads, "each thread stages one float4 of A and B");
     static_assert(BK == 8 && BN == 128, "a_r/a_c and b_r/b_c are derived for BK = 8 and BN = 128");
     static_assert((2 * BM * (BK + 1) + 2 * BK * BN) * sizeof(float) <= 48 * 1024, "static smem is capped at 48 KB");
-    const dim3 grid(ceil_div(g.N, BN), ceil_div(g.M, BM));
-    if (vector_aligned(g))
-        advanced_kernel<true><<<grid, kThreads, 0, stream>>>(g);
-    else
-        advanced_kernel<false><<<grid, kThreads, 0, stream>>>(g);
+    const dim3 grid(tiles_of(g.N, BN), tiles_of(g.M, BM));
+    with_alignment(vector_aligned(g), [&](auto aligned) {
+        advanced_kernel<decltype(aligned)::value><<<grid, kThreads, 0, stream>>>(g);
+    });
     return mm_check_launch("advanced");
 }

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "../registry.h"
+#include "core/problem.h"
 
 namespace {
 

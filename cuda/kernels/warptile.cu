@@ -3,7 +3,7 @@
 // Technique: a 256-thread block computes a 128x128 tile of C stepping K by 16. A is stored transposed
 // (a_s[k][m], K-major) so both operands are read from shared memory as float4 rows; the 8 warps are laid out
 // 2 (M) x 4 (N), each owning a 64x32 sub-tile, and within a warp the 32 lanes form an 8x4 grid with an 8x8
-// micro-tile per thread split into 2x2 fragments of 4x4 (warp_tile.cuh): a warp's fragment read touches
+// micro-tile per thread split into 2x2 fragments of 4x4 (core/mma/ffma_warp_tile.cuh): a warp's fragment read touches
 // 8 (A) or 4 (B) distinct consecutive float4, so reads are conflict-free broadcasts. Fragments are
 // register double-buffered (the k+1 fragments load while the k FMAs run), and the next K tile goes
 // global -> registers (issued before the FMAs of this tile) -> the other shared buffer.
@@ -17,23 +17,28 @@
 // + 16x128 B) floats = 33 KB (A rows padded by 4 floats, see below).
 // Model: per K tile a block moves (128+128)*16*4 B = 16 KB from L2/DRAM for 2*128*128*16 = 524K FLOP
 // (32 FLOP/B); per k a thread does 4 LDS.128 for 64 FFMA. Registers: 64 accumulators + 2x16 fragment
-// floats + 16 staged global floats, aiming at <= 128 so two blocks (16 warps) fit per SM.
+// floats + 8 staged global floats under the 128 that __launch_bounds__(256, 2) allows, so two blocks (16 warps)
+// fit per SM.
 //
 // Staging map (conflict-free transposing stores): thread (warp w, lane l) loads A row 16w + l%16 at
 // k = 4*(2j + l/16), j = 0,1, and writes the 4 values down column (row) of a_s. For a store, a warp's
 // addresses are k*132 + row with k in {4c, 4c+4} (c fixed) and 16 consecutive rows: 132*4 = 16 (mod 32)
 // banks apart, so the two halves land on disjoint banks. The global side reads 32 contiguous bytes
 // (one sector) per row. B: thread loads row w + 8j, columns 4l..4l+3 (a warp reads 512 contiguous bytes).
-#include "warp_tile.cuh"
+#include "core/copy/guarded_load.cuh"
+#include "core/epilogue/direct_store.cuh"
+#include "core/mma/ffma_warp_tile.cuh"
+#include "core/schedule/raster.cuh"
 
 namespace {
 
-using mmk::f4_get;
+using gemm::f4_get;
+using gemm::load_row4;
 
 constexpr int kBM = 128, kBN = 128, kBK = 16, kThreads = 256;
 constexpr int kWarpsM = 2, kWarpsN = 4;
-// 64x32 warp tile, 8x8 per thread. Rows order: the serpentine (warp_tile.cuh) spilled 28 bytes here.
-using Warp = mmk::WarpTile<2, 2, 8, 4, mmk::FmaOrder::kRows>;
+// 64x32 warp tile, 8x8 per thread, in rows order: the serpentine order spills to local memory here.
+using Warp = gemm::FfmaWarpTile<64, 32, gemm::FmaOrder::kRows>;
 constexpr int kSA = kBM + 4;               // a_s row stride: see the staging map above
 constexpr int kSB = kBN;                   // b_s rows are read and written whole: no padding needed
 
@@ -44,7 +49,7 @@ __global__ void __launch_bounds__(kThreads, 2) warptile_kernel(const GemmArgs g)
 
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     int bm, bn;
-    mmk::tile_coords(blockIdx.x, mmk::tiles_of(g.M, kBM), mmk::tiles_of(g.N, kBN), 1, bm, bn);
+    gemm::tile_coords(blockIdx.x, tiles_of(g.M, kBM), tiles_of(g.N, kBN), 1, bm, bn);
     const int m0 = bm * kBM, n0 = bn * kBN;
     const int m_rem = g.M - m0, n_rem = g.N - n0;  // > 0
     const bool full_mn = m_rem >= kBM && n_rem >= kBN;
@@ -82,17 +87,12 @@ __global__ void __launch_bounds__(kThreads, 2) warptile_kernel(const GemmArgs g)
     };
 
     // Compute map.
-    const int wm = warp / kWarpsN, wn = warp % kWarpsN;
-    const int row0 = wm * Warp::kWM + 4 * Warp::lane_m(lane);
-    const int col0 = wn * Warp::kWN + 4 * Warp::lane_n(lane);
+    int row0, col0;
+    gemm::warp_tile_origin<Warp>(warp, lane, kWarpsN, row0, col0);
+    Warp::Acc acc;
+    Warp::zero(acc);
 
-    float acc[Warp::kTM][Warp::kTN];
-#pragma unroll
-    for (int i = 0; i < Warp::kTM; ++i)
-#pragma unroll
-        for (int j = 0; j < Warp::kTN; ++j) acc[i][j] = 0.f;
-
-    const int k_tiles = (g.K - 1) / kBK + 1;  // K >= 1; avoids overflow of K + kBK - 1
+    const int k_tiles = (g.K - 1) / kBK + 1;  // K >= 1; avoids the overflow of K + kBK - 1
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
         load_half(0, j);
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(kThreads, 2) warptile_kernel(const GemmArgs g)
         __syncthreads();
     }
 
-    Warp::store<kAligned>(acc, g.C + int64_t(m0) * g.ldc + n0, g.ldc, row0, col0, m_rem, n_rem);
+    gemm::store_direct<Warp, kAligned>(acc, g.C + int64_t(m0) * g.ldc + n0, g.ldc, row0, col0, m_rem, n_rem);
 }
 
 }  // namespace
@@ -136,10 +136,9 @@ mm_status launch_warptile(const GemmArgs& g, cudaStream_t stream) {
     static_assert(kSA % 4 == 0 && (kSA * 4) % 32 == 16, "a_s rows 16-byte aligned, k and k+4 on opposite bank halves");
     static_assert(sizeof(float) * 2 * kBK * (kSA + kSB) <= 48 * 1024, "static shared memory is capped at 48 KB");
     static_assert(kBM % 4 == 0 && kBN % 4 == 0 && kBK % 4 == 0, "float4 staging");
-    const unsigned blocks = ceil_div(g.M, kBM) * ceil_div(g.N, kBN);
-    if (vector_aligned(g))
-        warptile_kernel<true><<<blocks, kThreads, 0, stream>>>(g);
-    else
-        warptile_kernel<false><<<blocks, kThreads, 0, stream>>>(g);
+    const unsigned blocks = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
+    with_alignment(vector_aligned(g), [&](auto aligned) {
+        warptile_kernel<decltype(aligned)::value><<<blocks, kThreads, 0, stream>>>(g);
+    });
     return mm_check_launch("warptile");
 }

@@ -1,0 +1,20 @@
+// The tuner's C entry points (matmul.h): best's configurations by index, and an override of its choice.
+#include "kernels/best.h"
+#include "matmul.h"
+
+extern "C" int mm_best_config_count(void) { return best::config_count(); }
+
+extern "C" mm_status mm_best_config_name(int config, const char** name) {
+    if (config < 0 || config >= best::config_count())
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "config %d is out of range [0, %d)", config, best::config_count());
+    *name = best::config(config).name;
+    return MM_OK;
+}
+
+extern "C" mm_status mm_best_force(int config, int splits) {
+    if (config < -1 || config >= best::config_count() || splits < 1 || splits > 65535)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 1 <= splits <= 65535",
+                       config, splits, best::config_count());
+    best::force(config, splits);
+    return MM_OK;
+}

@@ -1,0 +1,16 @@
+// Argument checks shared by the entry points: all of them run before the GPU is touched.
+#pragma once
+
+#include "api/registry.h"
+
+// MM_ERR_NO_DEVICE with the driver's reason when no CUDA device can be used.
+mm_status require_device();
+
+mm_status check_dimension(const char* name, int64_t value);
+
+// MM_ERR_UNKNOWN_KERNEL for a null entry; then the device and the kernel's requirement.
+mm_status ready_to_run(const KernelEntry* entry);
+
+// Checks dimensions, leading dimensions and pointers, then ready_to_run.
+mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* B, int64_t ldb, const float* C, int64_t ldc);

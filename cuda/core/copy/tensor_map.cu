@@ -1,0 +1,75 @@
+#include "core/copy/tensor_map.h"
+
+#include "core/device.h"
+
+namespace gemm {
+
+namespace {
+
+// cuTensorMapEncodeTiled, fetched from the driver at run time so the library does not link libcuda.
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+EncodeTiled encoder() {
+    static EncodeTiled fn = [] {
+        void* p = nullptr;
+        cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found) !=
+                cudaSuccess ||
+            found != cudaDriverEntryPointSuccess) {
+            cudaGetLastError();  // not sticky; clear it so the next check does not report it
+            p = nullptr;
+        }
+        return reinterpret_cast<EncodeTiled>(p);
+    }();
+    return fn;
+}
+
+// A row-major rows x cols matrix (leading dimension ld floats) cut into boxes of box_rows x box_cols.
+mm_status encode(CUtensorMap* map, const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
+                 CUtensorMapSwizzle swizzle, const char* what) {
+    const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+    const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(float)};
+    const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+    const cuuint32_t element_strides[2] = {1, 1};
+    const CUresult r = encoder()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box,
+                                 element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return mm_fail(MM_ERR_CUDA, "cuTensorMapEncodeTiled(%s) failed with CUresult %d", what, int(r));
+    return MM_OK;
+}
+
+}  // namespace
+
+bool bulk_copy_takes(const GemmArgs& g) {
+    constexpr int64_t kMaxLd = (int64_t(1) << 40) / int64_t(sizeof(float));  // row pitch below 2^40 bytes
+    return vector_aligned(g) && g.lda < kMaxLd && g.ldb < kMaxLd;
+}
+
+mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map) {
+    const CUtensorMapSwizzle a_swizzle = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+    MM_TRY(encode(a_map, g.A, g.M, g.K, g.lda, bm, bk, a_swizzle, "A"));
+    return encode(b_map, g.B, g.K, g.N, g.ldb, bk, bn, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
+}
+
+mm_status require_bulk_copy(int machine_code, const char* kernel, bool quiet) {
+    int major = 0;
+    MM_TRY(compute_major(&major));
+    if (major < 9)
+        return quiet ? MM_ERR_UNAVAILABLE
+                     : mm_fail(MM_ERR_UNAVAILABLE, "%s needs a GPU of compute capability 9.0 or newer (this one is %d.x)",
+                               kernel, major);
+    if (machine_code < 90)
+        return quiet ? MM_ERR_UNAVAILABLE
+                     : mm_fail(MM_ERR_UNAVAILABLE,
+                               "%s: this libmatmul.so was built without sm_90 code (make ARCH=sm_90)", kernel);
+    if (encoder() == nullptr)
+        return quiet ? MM_ERR_UNAVAILABLE
+                     : mm_fail(MM_ERR_UNAVAILABLE,
+                               "%s: the driver has no cuTensorMapEncodeTiled (CUDA 12 driver or newer needed)", kernel);
+    return MM_OK;
+}
+
+}  // namespace gemm

@@ -1,0 +1,43 @@
+// Host side of the bulk tensor copies (copy/bulk_tensor.cuh): the tensor maps that describe A and B to the
+// copy engine, and what a kernel built on them needs in order to run here.
+#pragma once
+
+#include <cuda.h>
+
+#include "core/config.h"
+#include "core/device.h"
+
+namespace gemm {
+
+// True when the copy engine can describe g's operands: 16-byte aligned bases and rows (leading dimensions a
+// multiple of 4 floats) below 2^40 bytes apart.
+bool bulk_copy_takes(const GemmArgs& g);
+
+// The tensor maps of g's operands for block tiles of bm x bn x bk: A in boxes of bm rows x bk columns with the
+// 128- or 64-byte swizzle of rows of bk floats (bk = 32 or 16), B in boxes of bk x bn, unswizzled.
+mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map);
+
+// MM_OK when a kernel built on bulk tensor copies, whose machine code for this device is of architecture
+// `machine_code` (gemm::machine_code_version), can run here; otherwise MM_ERR_UNAVAILABLE and a message naming
+// `kernel` and what is missing (a Hopper GPU, sm_90 machine code, the driver's tensor-map encoder).
+// `quiet` leaves the thread's last error untouched (for launchers that only need yes or no).
+mm_status require_bulk_copy(int machine_code, const char* kernel, bool quiet = false);
+
+// A ConfigDesc::can_run for kernel kKernel, built on bulk tensor copies and with no K slices of its own.
+template <auto kKernel>
+bool bulk_copy_can_run(const GemmArgs& g, int splits) {
+    return splits == 1 && bulk_copy_takes(g) && require_bulk_copy(machine_code_of<kKernel>(), "", true) == MM_OK;
+}
+
+// The host steps before launching kernel kKernel, built on bulk tensor copies of `block` tiles: lets it use
+// smem_bytes of dynamic shared memory on this device (once per device) and encodes g's tensor maps. The maps
+// describe this call's matrices, so they are encoded per launch: host work only, enqueued ahead of the GPU in
+// back-to-back launches.
+template <auto kKernel>
+mm_status prepare_bulk_copy_launch(int smem_bytes, const GemmArgs& g, BlockShape block, CUtensorMap* a_map,
+                                   CUtensorMap* b_map) {
+    MM_TRY(allow_shared_memory<kKernel>(smem_bytes, "cudaFuncSetAttribute"));
+    return encode_operand_maps(g, block.m, block.n, block.k, a_map, b_map);
+}
+
+}  // namespace gemm

@@ -1,0 +1,88 @@
+// What launchers ask of the current device (host only): cached attributes for shape heuristics, the
+// shared-memory limit of a kernel, and whether a kernel has machine code for this GPU.
+#pragma once
+
+#include <atomic>
+
+#include "core/status.h"
+
+namespace gemm {
+
+// Attribute `Attr` of the current device, queried once per device ordinal (cudaDeviceGetAttribute is cheap
+// but not free, and the heuristics ask on every launch). Every attribute cached here is positive.
+template <cudaDeviceAttr Attr>
+mm_status cached_attribute(int* value, const char* what) {
+    static std::atomic<int> cache[64];  // 0 = not queried yet
+    int dev = 0;
+    MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
+    std::atomic<int>* slot = (dev >= 0 && dev < 64) ? &cache[dev] : nullptr;
+    int n = slot ? slot->load(std::memory_order_relaxed) : 0;
+    if (n == 0) {
+        MM_TRY(mm_check_cuda(cudaDeviceGetAttribute(&n, Attr, dev), what));
+        if (slot) slot->store(n, std::memory_order_relaxed);
+    }
+    *value = n;
+    return MM_OK;
+}
+
+// Multiprocessor count of the current device.
+inline mm_status sm_count(int* count) {
+    return cached_attribute<cudaDevAttrMultiProcessorCount>(count, "cudaDeviceGetAttribute(MultiProcessorCount)");
+}
+
+// Major compute capability of the current device.
+inline mm_status compute_major(int* major) {
+    return cached_attribute<cudaDevAttrComputeCapabilityMajor>(major, "cudaDeviceGetAttribute(ComputeCapabilityMajor)");
+}
+
+// Lets `kernel` use `smem_bytes` of dynamic shared memory, with the largest shared-memory carveout, on the
+// current device. Both are per-device function attributes: they are set once per device ordinal (< 64),
+// recorded in `configured_devices`, which the caller keeps per kernel instantiation.
+inline mm_status raise_shared_memory_limit(const void* kernel, int smem_bytes, std::atomic<uint64_t>& configured_devices,
+                                           const char* what) {
+    int dev = 0;
+    MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
+    const uint64_t bit = uint64_t(1) << (dev & 63);
+    if (configured_devices.load(std::memory_order_acquire) & bit) return MM_OK;
+    MM_TRY(mm_check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes), what));
+    // Operands live in shared memory; ask for the largest carveout so that several blocks fit.
+    MM_TRY(mm_check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                              int(cudaSharedmemCarveoutMaxShared)),
+                         what));
+    configured_devices.fetch_or(bit, std::memory_order_release);
+    return MM_OK;
+}
+
+// raise_shared_memory_limit for kernel kKernel, which keeps the record of configured devices.
+template <auto kKernel>
+mm_status allow_shared_memory(int smem_bytes, const char* what) {
+    static std::atomic<uint64_t> configured_devices{0};
+    return raise_shared_memory_limit(reinterpret_cast<const void*>(kKernel), smem_bytes, configured_devices, what);
+}
+
+// Whether a block with `bytes` of dynamic shared memory fits the sm_90 per-block limit, and `blocks_per_sm` such
+// blocks fit one SM (each with the 1 KB the system reserves per block).
+constexpr bool fits_shared_memory(int bytes, int blocks_per_sm) {
+    return bytes <= 227 * 1024 && blocks_per_sm * (bytes + 1024) <= 228 * 1024;
+}
+
+// The architecture of the machine code the current device runs for `kernel` (major * 10 + minor, e.g. 90),
+// or 0 when the library holds none that this device can run. Records nothing.
+inline int machine_code_version(const void* kernel) {
+    cudaFuncAttributes attr{};
+    if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+        cudaGetLastError();  // not sticky; clear it so the next check does not report it
+        return 0;
+    }
+    return attr.binaryVersion;
+}
+
+// machine_code_version of kernel kKernel, asked once (a kernel's machine code does not change while the library
+// is loaded).
+template <auto kKernel>
+int machine_code_of() {
+    static const int version = machine_code_version(reinterpret_cast<const void*>(kKernel));
+    return version;
+}
+
+}  // namespace gemm

@@ -1,0 +1,33 @@
+// A stream-ordered device allocation that is freed on every exit path, and reports out-of-memory with the
+// bytes asked for and the bytes free.
+#pragma once
+
+#include <cstddef>
+
+#include "core/status.h"
+
+class DeviceBuffer {
+  public:
+    // Where the memory comes from. kStaging: CUDA's default pool, which hands freed memory back to the
+    // driver at every synchronisation (operands and results of a call). kWorkspace: the library's own pool
+    // for kernel workspaces (split-K slices, stream-K partials), allocated and freed around every launch. It
+    // keeps up to kWorkspaceRetainBytes between synchronisations, so that back-to-back launches do not map
+    // their workspace anew each time (what that costs: docs/experiments/2026-11-30-streamk-tail3.md).
+    enum class Pool { kStaging, kWorkspace };
+    static constexpr size_t kWorkspaceRetainBytes = size_t(64) << 20;
+
+    explicit DeviceBuffer(cudaStream_t stream, Pool pool = Pool::kStaging) : stream_(stream), pool_(pool) {}
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    ~DeviceBuffer() {
+        if (data_ != nullptr) cudaFreeAsync(data_, stream_);
+    }
+
+    mm_status allocate(size_t bytes, const char* what);
+    float* data() const { return static_cast<float*>(data_); }
+
+  private:
+    cudaStream_t stream_;
+    Pool pool_;
+    void* data_ = nullptr;
+};

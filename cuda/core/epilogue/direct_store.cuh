@@ -1,0 +1,60 @@
+// The direct epilogue: each thread writes its accumulators straight to C as float4 row pieces (device).
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace gemm {
+
+// Writes v[j] to p[j] for j < valid; one float4 store when kAligned and all four are in bounds.
+template <bool kAligned>
+__device__ __forceinline__ void store4(float* p, int valid, const float4& v) {
+    if (kAligned && valid >= 4) {
+        *reinterpret_cast<float4*>(p) = v;
+        return;
+    }
+    if (valid > 0) p[0] = v.x;
+    if (valid > 1) p[1] = v.y;
+    if (valid > 2) p[2] = v.z;
+    if (valid > 3) p[3] = v.w;
+}
+
+// Writes a thread's accumulators, laid out as Warp says: FM x FN fragments of 4 x 4, accumulator row 4f + i at
+// row_offset(4f + i), each fragment's 4 columns contiguous from col_offset(4g). c points at the block tile's
+// (0,0); (row0, col0) is the thread's origin in the block tile; m_rem/n_rem are the rows/columns of C left from
+// the block tile's origin (> 0). Every element is guarded; float4 stores only where kAligned and fully inside.
+template <class Warp, bool kAligned>
+__device__ __forceinline__ void store_direct(const typename Warp::Acc& acc, float* c, int64_t ldc, int row0, int col0,
+                                             int m_rem, int n_rem) {
+#pragma unroll
+    for (int f = 0; f < Warp::FM; ++f)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const int row = row0 + Warp::row_offset(4 * f + i);
+            if (row < m_rem) {
+                float* c_row = c + int64_t(row) * ldc;
+#pragma unroll
+                for (int g = 0; g < Warp::FN; ++g) {
+                    const int col = col0 + Warp::col_offset(4 * g);
+                    const float4 v = make_float4(acc[4 * f + i][4 * g + 0], acc[4 * f + i][4 * g + 1],
+                                                 acc[4 * f + i][4 * g + 2], acc[4 * f + i][4 * g + 3]);
+                    store4<kAligned>(c_row + col, n_rem - col, v);
+                }
+            }
+        }
+}
+
+// The direct epilogue as a kernel composes it (the interface StagedStore has too); it needs no shared memory.
+template <bool kAligned>
+struct DirectStore {
+    struct Storage {};
+
+    template <class Warp>
+    __device__ static void store(const typename Warp::Acc& acc, Storage&, int row0, int col0, float* c_tile, int64_t ldc,
+                                 int m_rem, int n_rem) {
+        store_direct<Warp, kAligned>(acc, c_tile, ldc, row0, col0, m_rem, n_rem);
+    }
+};
+
+}  // namespace gemm

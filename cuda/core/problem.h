@@ -1,0 +1,53 @@
+// The problem every kernel solves, and the facts about it that every launcher shares.
+//
+// C = A·B with A M x K, B K x N and C M x N, all row-major float32 with leading dimensions (elements between
+// the starts of consecutive rows). The C API validates arguments before any launcher runs, so a launcher may
+// assume 1 <= M, N, K <= INT32_MAX, lda >= K, ldb >= N, ldc >= N, and three pointers to device memory that
+// hold the matrices. Pointers and leading dimensions carry no alignment promise: a launcher that wants 16-byte
+// vector access asks rows_aligned16 / vector_aligned and falls back to scalar access otherwise.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "core/status.h"
+
+struct GemmArgs {
+    int M, N, K;
+    const float* A;
+    int64_t lda;
+    const float* B;
+    int64_t ldb;
+    float* C;
+    int64_t ldc;
+};
+
+// Enqueues C = A·B on `stream` and reports launch errors (cudaGetLastError) as a status.
+typedef mm_status (*GemmLauncher)(const GemmArgs& args, cudaStream_t stream);
+
+// True when every row of the matrix at `base` with leading dimension `ld` starts 16-byte aligned, so that its
+// rows may be read or written as float4.
+inline bool rows_aligned16(const void* base, int64_t ld) {
+    return (reinterpret_cast<uintptr_t>(base) & 15u) == 0 && ld % 4 == 0;
+}
+
+// True when the rows of A, B and C may all be accessed as float4.
+inline bool vector_aligned(const GemmArgs& g) {
+    return rows_aligned16(g.A, g.lda) && rows_aligned16(g.B, g.ldb) && rows_aligned16(g.C, g.ldc);
+}
+
+// The leading dimension the library gives the device copies it makes (host arrays, benchmark inputs): the
+// row length rounded up to 4 floats, so the vector path of every kernel applies to any shape.
+inline int64_t padded_ld(int64_t columns) { return (columns < 1 ? 1 : columns + 3) / 4 * 4; }
+
+// Number of tiles of size `tile` covering n >= 1 elements; n - 1 avoids the overflow of n + tile - 1.
+__host__ __device__ __forceinline__ unsigned tiles_of(int n, int tile) { return unsigned((n - 1) / tile + 1); }
+
+// Calls f(std::true_type{}) when `aligned`, else f(std::false_type{}): how a launcher picks the instantiation
+// of a kernel templated on the vector-access promise.
+template <class F>
+decltype(auto) with_alignment(bool aligned, F&& f) {
+    return aligned ? f(std::true_type{}) : f(std::false_type{});
+}

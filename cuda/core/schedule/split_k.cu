@@ -1,0 +1,35 @@
+#include "core/schedule/split_k.h"
+
+#include "core/device_buffer.h"
+#include "core/epilogue/split_k_reduce.h"
+
+namespace gemm {
+
+int choose_splits(int64_t tiles, int K, int sms, int blocks_per_sm, const SplitKPolicy& policy) {
+    // Integer division rounds down: a split that would spill into an extra, mostly empty wave is not taken
+    // (2048^2 in 128x256 tiles is 128 tiles on 132 SMs: splitting in 2 would make 2 waves of one).
+    int64_t s = (int64_t(sms) * blocks_per_sm * policy.waves) / tiles;
+    const int64_t by_k = K / policy.min_slice_k;
+    if (s > by_k) s = by_k;
+    if (s > policy.max_splits) s = policy.max_splits;
+    return s < 2 ? 1 : int(s);
+}
+
+mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream) {
+    const int k_tiles = int(tiles_of(g.K, bk));
+    if (splits > k_tiles) splits = k_tiles;
+    if (splits < 1) splits = 1;
+    // Even slices of whole K tiles; recount so that no slice is empty.
+    const int per_split = (k_tiles - 1) / splits + 1;
+    splits = (k_tiles - 1) / per_split + 1;
+    if (splits == 1) return launch(g, 1, k_tiles, SliceOutput{g.C, g.ldc, 0}, stream);
+
+    const int64_t ldw = padded_ld(g.N);  // every workspace row float4 aligned
+    const int64_t slab = int64_t(g.M) * ldw;
+    DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);
+    MM_TRY(ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace"));
+    MM_TRY(launch(g, splits, per_split, SliceOutput{ws.data(), ldw, slab}, stream));
+    return launch_split_k_reduce(ws.data(), ldw, slab, splits, g, stream);
+}
+
+}  // namespace gemm

@@ -1,0 +1,43 @@
+// The split-K schedule (host): when M x N gives too few output tiles to fill the GPU, each tile's K range is
+// cut into slices computed by separate blocks (grid dimension z), whose partial products a reduction epilogue
+// (epilogue/split_k_reduce.h) sums in slice order.
+//
+// Model: the extra traffic is 2 x splits x M x N x 4 bytes (workspace write + read) against 2 x M x N x K FLOP,
+// i.e. 4 x splits / K bytes per FLOP; every slice is kept at least min_slice_k deep, so that is at most
+// 4 / min_slice_k B/FLOP (1/64 at 256), small next to the operand traffic.
+#pragma once
+
+#include "core/problem.h"
+
+namespace gemm {
+
+struct SplitKPolicy {
+    int waves;        // split until the blocks fill about this many full waves (SMs x blocks per SM)
+    int min_slice_k;  // but keep every slice at least this deep
+    int max_splits;
+};
+
+inline constexpr SplitKPolicy kSplitKPolicy{.waves = 1, .min_slice_k = 256, .max_splits = 32};
+
+// Number of K slices for `tiles` output tiles of a configuration that keeps blocks_per_sm blocks resident per
+// SM, by `policy`. Returns 1 when splitting would not help (the tiles already fill the waves, or K is short).
+int choose_splits(int64_t tiles, int K, int sms, int blocks_per_sm, const SplitKPolicy& policy = kSplitKPolicy);
+
+// Where each slice writes its product (not accumulated): slice z at base + z * slice_stride, leading dimension ld.
+struct SliceOutput {
+    float* base;
+    int64_t ld;
+    int64_t slice_stride;
+};
+
+// Enqueues a kernel over `splits` slices of ktiles_per_split K tiles each (slice z covers K tiles
+// [z * ktiles_per_split, min(k tiles, (z + 1) * ktiles_per_split))).
+using SliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_per_split, SliceOutput out,
+                                    cudaStream_t stream);
+
+// C = A·B over at most `splits` even slices of whole bk-deep K tiles, none empty. One slice runs straight into
+// C; several write to a workspace from the library's workspace pool (stream-ordered, freed on every exit path)
+// and the reduction sums them into C.
+mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream);
+
+}  // namespace gemm

@@ -1,0 +1,14 @@
+// The configurations of the pipelined kernel (pipelined.cu), for the rungs that run them: splitk, tma and
+// streamk (as their fallback), best.
+#pragma once
+
+#include "core/config.h"
+
+namespace pipelined {
+
+extern const gemm::ConfigDesc k128x256x16;  // 8 warps of 64x64 (8x16 per thread): big squares
+extern const gemm::ConfigDesc k128x128x16;  // 4 warps of 64x64 (8x16 per thread)
+extern const gemm::ConfigDesc k128x64x16;   // 4 warps of 64x32 (8x8 per thread)
+extern const gemm::ConfigDesc k64x64x16;    // 4 warps of 32x32 (4x8 per thread): small shapes, split-K
+
+}  // namespace pipelined
