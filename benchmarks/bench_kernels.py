@@ -1,4 +1,5 @@
-"""Every registered SGEMM kernel at every benchmark shape: GFLOPS, kernel time, % of cuBLAS, % of FP32 peak.
+"""Every registered SGEMM kernel at every benchmark shape: GFLOPS, kernel time, % of cuBLAS, % of FP32 peak; and
+every kernel's relative error against float64 (Accuracy), held to the tolerance of its arithmetic.
 
 The kernel list is read from the C registry (matmul_opt.kernels()) when asv imports this module, so a kernel added
 to cuda/kernels.def is benchmarked with no edit here. Listing the registry only loads libmatmul.so; nothing here
@@ -29,6 +30,9 @@ except ImportError:  # `asv run --python=same` on a checkout that is not pip-ins
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import matmul_opt
 
+import numpy as np  # noqa: E402
+
+from matmul_opt.accuracy import error_scale, relative_error, tolerance  # noqa: E402
 from matmul_opt.report import SLOW_KERNELS, parse_shape  # noqa: E402  (parse_shape: '4096' or 'MxNxK')
 
 try:  # asv's "skipped" marker for a benchmark body (setup() may raise plain NotImplementedError)
@@ -120,11 +124,9 @@ def measure(cache_dir: str, kernel: str, shape: str) -> dict:
     return data
 
 
-class Sgemm:
-    """C = A @ B, float32, row-major, device-resident random inputs in [-1, 1]."""
+class _OnDevice:
+    """What every suite here shares: one value per process, and a device probe that skips with its reason."""
 
-    params = [KERNELS, SHAPES]
-    param_names = ["kernel", "shape"]
     # track_* benchmarks return one value per process; asv runs one process per parameter pair per round, so one
     # round and one repeat mean each value is computed exactly once per `asv run`.
     rounds = 1
@@ -137,11 +139,23 @@ class Sgemm:
         # The working directory is the per-run cache directory (see the module docstring).
         return probe_device(os.getcwd())
 
-    def setup(self, probe, kernel, shape):
+    @staticmethod
+    def require(probe, kernel):
+        """Raises asv's skip (NotImplementedError) unless `kernel` can run here."""
         if probe["skip"]:
             raise NotImplementedError(probe["skip"])
         if not probe["available"].get(kernel, False):
             raise NotImplementedError(f"kernel {kernel!r} is not available on this machine")
+
+
+class Sgemm(_OnDevice):
+    """C = A @ B, float32, row-major, device-resident random inputs in [-1, 1]."""
+
+    params = [KERNELS, SHAPES]
+    param_names = ["kernel", "shape"]
+
+    def setup(self, probe, kernel, shape):
+        self.require(probe, kernel)
         if kernel in SLOW_KERNELS and shape in SLOW_SKIPPED_SHAPES:
             raise NotImplementedError(f"{kernel} is too slow to benchmark at {shape}")
         self.result = measure(probe["dir"], kernel, shape)
@@ -180,3 +194,33 @@ class Sgemm:
         return 100.0 * self.result["gflops"] / peak
 
     track_pct_of_fp32_peak.unit = "%"
+
+
+# The shape of the accuracy track: K long enough that rounding errors accumulate, small enough for a float64
+# reference on the CPU in well under a second.
+ACCURACY_SHAPE = (512, 512, 4096)
+
+
+class Accuracy(_OnDevice):
+    """C = A @ B at ACCURACY_SHAPE on fresh random inputs in [-1, 1] through matmul_opt.run, against float64."""
+
+    params = [KERNELS]
+    param_names = ["kernel"]
+
+    def setup(self, probe, kernel):
+        self.require(probe, kernel)
+
+    def track_relative_error(self, probe, kernel):
+        """||C - C_ref||_F / ||sqrt((A*A) @ (B*B))||_F (matmul_opt.accuracy); fails above the tolerance."""
+        M, N, K = ACCURACY_SHAPE
+        rng = np.random.default_rng()
+        A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+        B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+        error = relative_error(matmul_opt.run(kernel, A, B), A.astype(np.float64) @ B.astype(np.float64),
+                               error_scale(A, B))
+        arithmetic = {info.name: info.arithmetic for info in matmul_opt.kernels()}[kernel]
+        if not error <= tolerance(arithmetic, K):
+            raise AssertionError(f"{kernel}: relative error {error:.3e} above the {arithmetic} tolerance")
+        return error
+
+    track_relative_error.unit = "relative error"

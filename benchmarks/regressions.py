@@ -1,90 +1,30 @@
-"""Compare two commits' committed asv results: which benchmarks got slower, which faster.
-
-asv writes one JSON file per (machine, commit, environment): results/asv/<machine>/<hash[:8]>-<env>.json, with
-"commit_hash" and "results" = {benchmark name: [values, params, version, ...]} whose columns are named by
-"result_columns". A parameterised benchmark's values are flat, in itertools.product order of its params (each param
-value stored as its repr). A skipped value is NaN, a failed one null.
+"""The regression gate: compare two commits' committed asv results, which benchmarks got slower, which faster.
 
     python -m benchmarks.regressions BASE HEAD [--threshold 0.10] [--machine NAME] [--results-dir results/asv]
 
 prints a table of what is worse and better and exits 1 when any selected benchmark (default: track_kernel_ms, a
-kernel time, where larger is worse) is more than `threshold` slower in HEAD than in BASE, 2 when the two commits
-have no machine in common, 0 otherwise. Missing or failed values are reported, never fatal (unless --strict).
+kernel time, where larger is worse) is more than `threshold` slower in HEAD than in BASE, 2 when the two have no
+machine in common, 0 otherwise. Missing or failed values are reported, never fatal (unless --strict).
+
+BASE and HEAD are git refs, each standing for the newest results its own tree holds (results.measured_commit:
+results land in the commit after the one they measure), so `main~1 main` right after a results commit compares
+those results with the ones before them. --exact compares the results recorded for the two commits themselves;
+a name that is no commit here is taken as a measured commit's hash.
 """
 from __future__ import annotations
 
 import argparse
-import ast
-import itertools
-import json
-import math
 import re
-import subprocess
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
+
+try:
+    from .results import commit_of, load_results, measured_commit
+except ImportError:  # run as a file, not as benchmarks.regressions
+    from results import commit_of, load_results, measured_commit
 
 DEFAULT_BENCHMARK = r"\.track_kernel_ms$"
 DEFAULT_THRESHOLD = 0.10
-
-Key = tuple  # (benchmark name, (param value, ...))
-
-
-def _param_label(value: str) -> str:
-    try:
-        return str(ast.literal_eval(value))  # "'naive'" -> naive
-    except (ValueError, SyntaxError):
-        return value
-
-
-def _number(value):
-    """A finite float, or None for a skipped (NaN), failed (null) or otherwise unusable value."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) else None
-
-
-def read_result_file(path: Path) -> tuple[str, dict[Key, float | None]]:
-    """(commit hash, {(benchmark, params): value}) from one asv result file (asv 0.6, result file version 2)."""
-    data = json.loads(Path(path).read_text())  # asv writes NaN literally; Python's json reads it
-    columns = data.get("result_columns") or ["result", "params"]
-    result_column, params_column = columns.index("result"), columns.index("params")
-    values: dict[Key, float | None] = {}
-    for name, row in (data.get("results") or {}).items():
-        result = row[result_column] if len(row) > result_column else None
-        params = row[params_column] if len(row) > params_column else []
-        if not params:
-            values[(name, ())] = _number(result[0] if isinstance(result, list) and result else result)
-            continue
-        combos = list(itertools.product(*[[_param_label(p) for p in axis] for axis in params]))
-        result = result if isinstance(result, list) else [None] * len(combos)
-        for combo, value in itertools.zip_longest(combos, result):
-            if combo is not None:
-                values[(name, combo)] = _number(value)
-    return data.get("commit_hash", ""), values
-
-
-def load_results(results_dir, commit: str, machine: str | None = None) -> dict[str, dict[Key, float | None]]:
-    """{machine: {(benchmark, params): value}} for `commit` (a full hash or a prefix of at least 7 characters).
-
-    Results of several environments for one machine are merged; a usable value wins over a missing one.
-    """
-    commit = commit.lower()
-    if len(commit) < 7 or not re.fullmatch(r"[0-9a-f]+", commit):
-        raise ValueError(f"need a commit hash (at least 7 hex digits), got {commit!r}")
-    found: dict[str, dict[Key, float | None]] = {}
-    for machine_dir in sorted(Path(results_dir).iterdir()) if Path(results_dir).is_dir() else []:
-        if not machine_dir.is_dir() or (machine and machine_dir.name != machine):
-            continue
-        for path in sorted(machine_dir.glob(f"{commit[:8]}-*.json")):
-            file_commit, values = read_result_file(path)
-            if not file_commit.lower().startswith(commit):
-                continue
-            merged = found.setdefault(machine_dir.name, {})
-            for key, value in values.items():
-                if merged.get(key) is None:
-                    merged[key] = value
-    return found
 
 
 @dataclass
@@ -208,16 +148,20 @@ def format_report(comparison: Comparison) -> str:
     return "\n".join(lines)
 
 
-def resolve_commit(ref: str, repo=".") -> str:
-    """A git ref (HEAD, main~3, a short hash) as a full hash; read-only."""
+def resolve(ref: str, results_dir, exact: bool = False) -> tuple[str, str]:
+    """(the measured commit that stands for `ref`, how it was found) for the command line."""
+    commit = commit_of(ref)
+    if commit is None:
+        return ref, f"{ref} (taken as a measured commit)"
+    if exact:
+        return commit, f"{ref} = {commit[:8]}"
     try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
-            cwd=repo, capture_output=True, text=True, check=True,
-        )
-        return out.stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return ref  # not resolvable here: use it as a hash prefix
+        measured = measured_commit(ref, results_dir)
+    except (ValueError, OSError):  # results_dir outside this repository: no tree to look in
+        return commit, f"{ref} = {commit[:8]}"
+    if measured is None:
+        return commit, f"{ref} = {commit[:8]} (its tree holds no results)"
+    return measured, f"{ref}: the newest results in its tree, those of {measured[:8]}"
 
 
 def main(argv=None) -> int:
@@ -229,15 +173,19 @@ def main(argv=None) -> int:
     parser.add_argument("--benchmark", default=DEFAULT_BENCHMARK, help="regex of benchmarks where larger is worse")
     parser.add_argument("--machine", default=None, help="compare only this machine's results")
     parser.add_argument("--strict", action="store_true", help="also fail when a value is missing in either commit")
+    parser.add_argument("--exact", action="store_true",
+                        help="compare the results of BASE and HEAD themselves, not the newest results in their trees")
     args = parser.parse_args(argv)
+    (base, base_note), (head, head_note) = (resolve(ref, args.results_dir, args.exact) for ref in (args.base, args.head))
     try:
-        comparison = compare(
-            args.results_dir, resolve_commit(args.base), resolve_commit(args.head),
-            benchmark=args.benchmark, threshold=args.threshold, machine=args.machine,
-        )
+        comparison = compare(args.results_dir, base, head, benchmark=args.benchmark, threshold=args.threshold,
+                             machine=args.machine)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    comparison.notes[:0] = [f"BASE {base_note}", f"HEAD {head_note}"]
+    if base == head:
+        comparison.notes.append("BASE and HEAD stand for the same results: nothing was measured between them")
     print(format_report(comparison))
     return comparison.exit_code(strict=args.strict)
 

@@ -1,17 +1,16 @@
-"""The public functions: run, kernels, benchmark, device_info, tolerance."""
+"""The public functions: run, kernels, benchmark, device_info (tolerance comes from accuracy.py)."""
 from __future__ import annotations
 
 import ctypes
 import functools
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
+from .accuracy import tolerance  # noqa: F401  (part of the API: matmul_opt.tolerance)
 
 _INT_MAX = 2**31 - 1
-_FLOAT32_EPS = float(np.finfo(np.float32).eps)
 
 
 @dataclass(frozen=True)
@@ -73,20 +72,6 @@ def _registry() -> tuple[KernelInfo, ...]:
 
 def kernel_names() -> list[str]:
     return [info.name for info in kernels()]
-
-
-def tolerance(arithmetic: str, K: int) -> float:
-    """Bound on matmul_opt.report.relative_error, ||C - C_ref||_F over the norm of the root-sum-square of each
-    element's products (about ||C_ref||_F), for inputs uniform in [-1, 1].
-
-    fp32: rounding errors of a K-term sum grow like sqrt(K) * eps for random signs; 4 * eps * sqrt(K) leaves a
-    wide margin over what correct kernels show (about 1e-6 at K = 1024) yet is 100x below the error of a single
-    wrong element in a 64x64 result. tf32 rounds each input to a 10-bit mantissa (relative error 2^-11), so the
-    bound is 1e-2 whatever K is.
-    """
-    if arithmetic == "tf32":
-        return 1e-2
-    return 4 * _FLOAT32_EPS * math.sqrt(max(K, 1)) + 1e-6
 
 
 def _check_kernel(kernel) -> None:

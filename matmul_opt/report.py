@@ -9,7 +9,8 @@ import time
 import numpy as np
 
 from ._library import MatmulError, NoDeviceError
-from .api import benchmark, device_info, kernel_available, kernels, run, tolerance
+from .accuracy import error_scale, relative_error, tolerance
+from .api import benchmark, device_info, kernel_available, kernels, run
 
 # The CUDA-core kernels without register tiling (about 6-8 TFLOPS on an H200): the report skips them above 8192^3
 # and the asv suite at 8192^3, where one launch takes seconds.
@@ -24,27 +25,6 @@ def parse_shape(text: str) -> tuple[int, int, int]:
     if len(parts) != 3 or min(parts) < 1:
         raise argparse.ArgumentTypeError(f"shape must be N or MxNxK with positive integers, got {text!r}")
     return tuple(parts)
-
-
-def error_scale(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """sqrt((A*A) @ (B*B)) in float64: for each element of A @ B, the root-sum-square of its K products, which is
-    what the rounding errors of the sum grow with (not the sum itself, which cancellation can make tiny)."""
-    A64, B64 = A.astype(np.float64), B.astype(np.float64)
-    return np.sqrt((A64 * A64) @ (B64 * B64))
-
-
-def relative_error(C: np.ndarray, reference: np.ndarray, scale: np.ndarray | None = None) -> float:
-    """||C - ref||_F / ||scale||_F in float64; NaN if C holds NaN or Inf. `scale` is error_scale(A, B); without
-    it, ref itself. For inputs uniform in [-1, 1] both have the same expected norm (sqrt(M N K) / 3), but over a
-    few elements a sum that cancels makes ||ref|| tiny: the GPU property test once failed on the H200 on a 1x25 by
-    25x1 product whose sum was 0.02, built from products of size about 1, where a rounding error of order 1e-7
-    reads as about 5e-6 against the sum (the fp32 bound at K = 25 is 3.4e-6). Pass the scale where results may
-    have few elements."""
-    C64 = C.astype(np.float64)
-    if not np.all(np.isfinite(C64)):
-        return float("nan")
-    denominator = reference if scale is None else scale
-    return float(np.linalg.norm(C64 - reference) / np.linalg.norm(denominator))
 
 
 def verify(names: list[str], shape: tuple[int, int, int], rng: np.random.Generator, log) -> dict[str, float]:

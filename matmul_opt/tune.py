@@ -1,13 +1,15 @@
 """Regenerate the decision table of the `best` kernel (cuda/kernels/best_table.h) from measurements.
 
-    python -m matmul_opt.tune                 # measure, print the table and the timings
-    python -m matmul_opt.tune --write         # also rewrite kRows in best_table.h (then rebuild)
-    python -m matmul_opt.tune --json t.json   # keep the raw timings
+    python3 -m matmul_opt.tune                          # measure, print the timings and the table
+    python3 -m matmul_opt.tune --write                  # also rewrite best_table.h (then rebuild)
+    python3 -m matmul_opt.tune --json t.json            # keep the raw timings
+    python3 -m matmul_opt.tune --from-json t.json       # the table of saved timings, no GPU needed
 
-For square products of growing size it times every tile configuration of `best` (forced through
-mm_best_force, no split-K) and keeps, per size, the fastest. `best` looks its configuration up by output
-elements per SM (M*N / SMs), so each size becomes a row whose bound lies halfway (geometrically) between the
-per-SM sizes where the winner changes. The split-K and ragged-wave constants are left as they are.
+For square products of growing size it times every tile configuration of `best` (forced through mm_best_force,
+no split-K) and keeps, per size, the fastest. `best` looks its configuration up by output elements per SM
+(M*N / SMs), so each size becomes a row whose bound lies halfway (geometrically) between the per-SM sizes where
+the winner changes. Rows name configurations by their names, so adding a configuration changes no other row.
+--write works in a checkout of the repository only (an installed package has no sources to rewrite).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import argparse
 import ctypes
 import json
 import math
-import re
+import sys
 from pathlib import Path
 
 from ._library import check, library
@@ -26,6 +28,7 @@ SIZES = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
 
 
 def config_names() -> list[str]:
+    """best's configurations, in the order of the library's tuning hooks."""
     lib = library()
     names = []
     for config in range(lib.mm_best_config_count()):
@@ -36,72 +39,100 @@ def config_names() -> list[str]:
 
 
 def measure(sizes, repetitions: int) -> list[dict]:
+    """[{M, N, K, ms: {configuration name: median ms}}] per size; K is capped at 4096."""
     lib = library()
+    names = config_names()
     rows = []
     try:
         for size in sizes:
             K = min(size, 4096)
             times = {}
-            for config in range(lib.mm_best_config_count()):
+            for config, name in enumerate(names):
                 check(lib.mm_best_force(config, 1))
-                times[config] = benchmark("best", size, size, K, warmup=2, repetitions=repetitions).ms
+                times[name] = benchmark("best", size, size, K, warmup=2, repetitions=repetitions).ms
             rows.append({"M": size, "N": size, "K": K, "ms": times})
     finally:
         check(lib.mm_best_force(-1, 1))
     return rows
 
 
-def table_rows(measurements: list[dict], sms: int) -> list[tuple[int, int]]:
-    """[(max_mn_per_sm, config)], increasing, the last bound open (INT64_MAX)."""
-    winners = []
-    for row in measurements:
-        best = min(row["ms"], key=row["ms"].get)
-        winners.append((row["M"] * row["N"] / sms, best))
-    rows = []
-    for (mn, config), following in zip(winners, winners[1:] + [None]):
-        if following is not None and following[1] == config:
-            continue
+def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str, list[int]]]:
+    """[(max_mn_per_sm, configuration name, the sizes it won)], increasing, the last bound open (INT64_MAX)."""
+    winners = [(row["M"] * row["N"] / sms, min(row["ms"], key=row["ms"].get), row["M"]) for row in measurements]
+    rows: list[tuple[int | str, str, list[int]]] = []
+    for (mn, config, size), following in zip(winners, winners[1:] + [None]):
         bound = "INT64_MAX" if following is None else int(math.sqrt(mn * following[0]))
-        rows.append((bound, config))
-    merged = []
-    for bound, config in rows:
-        if merged and merged[-1][1] == config:
-            merged[-1] = (bound, config)
+        if rows and rows[-1][1] == config:
+            rows[-1] = (bound, config, rows[-1][2] + [size])
         else:
-            merged.append((bound, config))
-    return merged
+            rows.append((bound, config, [size]))
+    return rows
 
 
-def render(rows: list[tuple], names: list[str]) -> str:
-    body = "".join(f"    {{{bound}, {config}}},  // {names[config]}\n" for bound, config in rows)
-    return "constexpr Row kRows[] = {\n" + body + "};"
+def render(rows: list[tuple[int | str, str, list[int]]]) -> str:
+    """The whole of best_table.h for these rows."""
+    body = "".join(f'    {{{bound}, "{config}"}},  // fastest at {", ".join(f"{s}^2" for s in sizes)}\n'
+                   for bound, config, sizes in rows)
+    return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
+#pragma once
+
+#include <cstdint>
+
+namespace best_table {{
+
+struct Row {{
+    int64_t max_mn_per_sm;  // the row applies up to this many output elements per SM
+    const char* config;     // the configuration's name
+}};
+
+inline constexpr Row kRows[] = {{
+{body}}};
+
+}}  // namespace best_table
+"""
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m matmul_opt.tune", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=SIZES)
-    parser.add_argument("--repetitions", type=int, default=5)
-    parser.add_argument("--write", action="store_true", help=f"rewrite kRows in {TABLE.name}")
-    parser.add_argument("--json", help="write the raw timings here")
-    args = parser.parse_args(argv)
-    device = device_info()
-    names = config_names()
-    measurements = measure(args.sizes, args.repetitions)
-    print(f"{device.name}, {device.sm_count} SMs: TFLOPS per configuration (no split-K)")
+def print_timings(device: str, sms: int, measurements: list[dict]) -> None:
+    names = list(measurements[0]["ms"])
     width = max(len(name) for name in names) + 2
+    print(f"{device}, {sms} SMs: TFLOPS per configuration (no split-K)")
     print(f"{'M=N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))
     for row in measurements:
         flops = 2 * row["M"] * row["N"] * row["K"]
-        print(f"{row['M']:>6}{row['K']:>6}" + "".join(f"{flops / (row['ms'][c] * 1e9):>{width}.2f}" for c in range(len(names))))
-    table = render(table_rows(measurements, device.sm_count), names)
+        print(f"{row['M']:>6}{row['K']:>6}" + "".join(f"{flops / (row['ms'][n] * 1e9):>{width}.2f}" for n in names))
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The description as written, and every option's default."""
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m matmul_opt.tune", description=__doc__, formatter_class=_HelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=SIZES, metavar="N",
+                        help="square sizes to time (K = min(N, 4096))")
+    parser.add_argument("--repetitions", type=int, default=5, help="timed rounds per configuration and size (median)")
+    parser.add_argument("--write", action="store_true", help=f"rewrite {TABLE.name} (in a checkout only)")
+    parser.add_argument("--json", metavar="FILE", help="also write the raw timings to FILE")
+    parser.add_argument("--from-json", metavar="FILE", help="take the timings from FILE (a --json output) instead")
+    args = parser.parse_args(argv)
+    if args.write and not TABLE.exists():
+        print(f"--write needs a checkout of the repository: {TABLE} does not exist (this matmul_opt is installed "
+              "without its sources). Run the tuner from a clone, or leave out --write to print the table.",
+              file=sys.stderr)
+        return 2
+    if args.from_json:
+        saved = json.loads(Path(args.from_json).read_text())
+        device, sms, measurements = saved["device"], saved["sms"], saved["measurements"]
+    else:
+        info = device_info()
+        device, sms, measurements = info.name, info.sm_count, measure(args.sizes, args.repetitions)
+    print_timings(device, sms, measurements)
+    table = render(table_rows(measurements, sms))
     print(table)
     if args.json:
-        Path(args.json).write_text(json.dumps({"device": device.name, "sms": device.sm_count, "configs": names,
-                                               "measurements": measurements}, indent=1))
+        Path(args.json).write_text(json.dumps({"device": device, "sms": sms, "measurements": measurements}, indent=1))
     if args.write:
-        text = TABLE.read_text()
-        TABLE.write_text(re.sub(r"constexpr Row kRows\[\] = \{.*?\};", lambda _: table, text, flags=re.S))
+        TABLE.write_text(table)
         print(f"rewrote {TABLE}; rebuild with `invoke build`")
     return 0
 

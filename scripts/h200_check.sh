@@ -1,35 +1,50 @@
 #!/usr/bin/env bash
-# One device call on the H200 for a committed HEAD: build, the whole test suite, the report, asv, the
-# sanitizers and the long leak check; every log lands in $OUT (results.tgz holds docs/results and asv's JSON).
-# Usage from the repository root: scripts/h200_check.sh [checks|asv]  (both run the tests; checks: then the
-# report, sanitizers, tuner, leak loop; asv: the leak loop and the offline asv run). Expects .whl/ with asv/invoke/hypothesis wheels and
-# .gitcarry/repo.bundle, `git bundle create .gitcarry/repo.bundle HEAD main`, when run through the device tool).
+# The checks of a committed HEAD on the H200, in device calls that each fit the device tool's 10 minutes:
+#   scripts/h200_check.sh verify [BASE]   build, the whole test suite, the report, the tuner, the leak loop, paired
+#                                         best/cuBLAS rounds; with BASE (a commit) also an A/B of BASE's library
+#                                         against HEAD's in alternating processes (scripts/ab_compare.py)
+#   scripts/h200_check.sh asv [BASE]      compute-sanitizer (four tools), the offline asv run of HEAD; with BASE also
+#                                         asv's kernel times of BASE, for a regression gate of the same call
+# Logs land in docs/results/ and in $OUT (results.tgz holds docs/results and results/asv). Through the device tool
+# it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
+# .gitcarry/repo.bundle main`) to restore the history that asv records commits from.
 set -uo pipefail
-set -- "${1:-checks}"
+MODE=${1:-verify}
+BASE=${2:-}
 OUT=${OUT:-/tmp/h200-out}
-mkdir -p "$OUT" docs/results
+R=docs/results
+mkdir -p "$OUT" $R
 if [ -d .whl ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
     export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
 fi
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-# The device receives the working tree without git history; the bundle restores it so asv records the commit.
 if [ -f .gitcarry/repo.bundle ]; then
     rm -rf .git /tmp/clone && git clone -q --no-checkout .gitcarry/repo.bundle /tmp/clone && mv /tmp/clone/.git .git && git reset -q
 fi
-R=docs/results
-{ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; nvcc --version | tail -1; echo "commit $(git rev-parse HEAD)"; date -u; } 2>&1 | tee $R/environment-$1.txt
-make -j16 >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
-make resources >$R/ptxas-resources.txt 2>&1
+{ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; nvcc --version | tail -1
+  echo "commit $(git rev-parse HEAD)"; date -u; } 2>&1 | tee $R/environment-$MODE.txt
 step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
-step pytest bash -c "python3 -m pytest tests -q -rs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; tail -4 $R/pytest-h200.log"
-if [ "$1" = asv ]; then
-    step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; cat $R/leak-check.log"
-    step asv bash -c "invoke asv > $R/asv-run.log 2>&1; tail -3 $R/asv-run.log"
+step build bash -c "make -j16 > $OUT/build.log 2>&1 || { tail -40 $OUT/build.log; exit 1; }" || exit 1
+if [ -n "$BASE" ]; then  # the library at BASE, built from its own tree
+    step build-base bash -c "rm -rf /tmp/base && git worktree add -f -q /tmp/base $BASE && make -C /tmp/base -j16 > $OUT/build-base.log 2>&1"
+fi
+if [ "$MODE" = verify ]; then
+    step pytest bash -c "python3 -m pytest tests -q -rs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; tail -3 $R/pytest-h200.log"
+    if [ -n "$BASE" ]; then
+        step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt 2>$OUT/ab.err; tail -2 $OUT/ab.txt"
+    fi
+    step paired bash -c "python3 scripts/paired_ratio.py 30 > $R/paired-h200.txt 2>&1; cat $R/paired-h200.txt"
+    step report bash -c "python3 -m matmul_opt --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -40 $R/report-h200.txt"
+    step tune bash -c "python3 -m matmul_opt.tune --json $R/tune-h200.json > $R/tune-h200.txt 2>&1; tail -14 $R/tune-h200.txt"
+    step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; tail -5 $R/leak-check.log"
 else
-    step report bash -c "python3 -m matmul_opt --sizes 1024 2048 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; cat $R/report-h200.txt"
-    step sanitize bash -c "invoke sanitize > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
-    step tune bash -c "python3 -m matmul_opt.tune --json $R/tune-h200.json > $R/tune-h200.txt 2>&1; tail -8 $R/tune-h200.txt"
-    step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; cat $R/leak-check.log"
+    step sanitize bash -c "python3 scripts/sanitize.py > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
+    step asv bash -c "invoke asv > $R/asv-run.log 2>&1; tail -3 $R/asv-run.log"
+    if [ -n "$BASE" ]; then  # BASE's kernel times in the same call, recorded under BASE's commit
+        step asv-base bash -c "cd /tmp/base && PYTHONPATH=/tmp/base:/tmp/site python3 -m asv run --python=same \
+            --set-commit-hash=$(git rev-parse $BASE) --machine nvidia-h200 --bench track_kernel_ms > $OUT/asv-base.log 2>&1; \
+            cp results/asv/nvidia-h200/$(git rev-parse --short=8 $BASE)-*.json $PWD/results/asv/nvidia-h200/; tail -3 $OUT/asv-base.log"
+    fi
 fi
 tar czf "$OUT/results.tgz" docs/results results/asv

@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import matmul_opt  # noqa: E402
-from matmul_opt.report import error_scale, relative_error  # noqa: E402
+from matmul_opt.accuracy import error_scale, relative_error  # noqa: E402
 
 SHAPES = [(1, 1, 1), (3, 5, 7), (31, 33, 17), (64, 64, 64), (129, 127, 65), (257, 255, 129), (300, 129, 257)]
 

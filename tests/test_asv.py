@@ -1,6 +1,7 @@
 """CPU tier: the asv configuration and benchmark suite load and pass `asv check` (no GPU needed), and the
 benchmark module lists kernels and shapes without touching the GPU."""
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +89,28 @@ def test_measurements_are_shared_through_the_run_directory(tmp_path, monkeypatch
     assert values["track_pct_of_cublas"] == 50.0
     assert values["track_gflops"] == pytest.approx(2 * 1025 * 1023 * 1021 / 4e6)
     assert values["track_pct_of_fp32_peak"] == pytest.approx(values["track_gflops"] / 10)
+
+
+def test_accuracy_track_skips_without_a_gpu(tmp_path):
+    from benchmarks import bench_kernels
+
+    probe = {"dir": str(tmp_path), "skip": "no usable GPU: test", "device": None, "fp32_peak_gflops": 0.0,
+             "available": {}}
+    with pytest.raises(NotImplementedError):
+        bench_kernels.Accuracy().setup(probe, "naive")
+    assert bench_kernels.Accuracy.track_relative_error.unit == "relative error"
+    assert bench_kernels.Accuracy.params == [bench_kernels.registered_kernels()]
+
+
+@needs_asv
+def test_the_published_site_lists_no_gflops_gain_as_a_regression(tmp_path):
+    """asv reads every increase as a regression; asv.conf.json keeps the higher-is-better tracks out of it, so the
+    site built from the committed results shows only kernel times (and errors) that went up."""
+    run = subprocess.run([sys.executable, "-m", "asv", "publish", "--html-dir", str(tmp_path / "html")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    listed = {entry[0].split("(")[0] for entry in json.loads((tmp_path / "html" / "regressions.json").read_text())
+              ["regressions"]}
+    higher_is_better = {f"bench_kernels.Sgemm.{name}" for name in ("track_gflops", "track_pct_of_cublas",
+                                                                    "track_pct_of_fp32_peak")}
+    assert not listed & higher_is_better, listed

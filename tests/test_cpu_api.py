@@ -10,7 +10,7 @@ import pytest
 
 import matmul_opt
 from matmul_opt import _library
-from matmul_opt.report import error_scale, relative_error
+from matmul_opt.accuracy import error_scale, relative_error
 
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import matmul_opt
 from matmul_opt import _library
-from matmul_opt.report import relative_error
+from matmul_opt.accuracy import relative_error
 from matmul_opt.tune import config_names
 
 pytestmark = pytest.mark.gpu

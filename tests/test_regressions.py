@@ -1,13 +1,17 @@
-"""CPU tier: the regression check over asv result files (benchmarks/regressions.py), on synthetic results."""
+"""CPU tier: the reader of asv result files (benchmarks/results.py) and the regression check over them
+(benchmarks/regressions.py), on synthetic results and a throwaway git repository."""
 import json
 import math
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks import regressions  # noqa: E402
+from benchmarks import regressions, results  # noqa: E402
 
 BASE = "a" * 40
 HEAD = "b" * 40
@@ -132,4 +136,37 @@ def test_command_line_exit_status(tmp_path, capsys):
 
 @pytest.mark.parametrize("value, expected", [(1.5, 1.5), (math.nan, None), (None, None), (math.inf, None)])
 def test_unusable_values_become_none(value, expected):
-    assert regressions._number(value) == expected
+    assert results._number(value) == expected
+
+
+def git(repo, *args):
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_ref_stands_for_the_newest_results_its_tree_holds(tmp_path):
+    """Results land in the commit after the one they measure: code C1, results of C1, code C2, results of C2.
+    `main~1 main` then compares C1's results with C2's, as the README's example says."""
+    repo = tmp_path / "repo"
+    results_dir = repo / "results" / "asv"
+    results_dir.mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "test@example.com")
+    git(repo, "config", "user.name", "test")
+    code = []
+    for step, factor in ((1, 1.0), (2, 1.2)):
+        (repo / "code.txt").write_text(f"version {step}\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"code {step}")
+        code.append(git(repo, "rev-parse", "HEAD"))
+        write_results(results_dir, code[-1], {k: v * factor for k, v in BASE_TIMES.items()})
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"results of code {step}")
+    assert results.measured_commit("main", results_dir, repo) == code[1]
+    assert results.measured_commit("main~1", results_dir, repo) == code[0]  # its tree lacks code 2's results
+    assert results.measured_commit("main~3", results_dir, repo) is None  # code 1: no results in its tree yet
+    run = subprocess.run([sys.executable, "-m", "benchmarks.regressions", "main~1", "main", "--results-dir",
+                          str(results_dir)], cwd=repo, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
+    assert run.returncode == 1, run.stdout + run.stderr  # every time 20% slower
+    assert "4 worse" in run.stdout and code[0][:8] in run.stdout and code[1][:8] in run.stdout
