@@ -5,9 +5,10 @@
 #                                         against HEAD's in alternating processes (scripts/ab_compare.py)
 #   scripts/h200_check.sh asv [BASE]      compute-sanitizer (four tools), the offline asv run of HEAD; with BASE also
 #                                         asv's kernel times of BASE, for a regression gate of the same call
-# Logs land in docs/results/ and in $OUT (results.tgz holds docs/results and results/asv). Through the device tool
-# it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
-# .gitcarry/repo.bundle main`) to restore the history that asv records commits from.
+#   scripts/h200_check.sh all             verify, then asv, in one call (no BASE)
+# Logs land in docs/results/; $OUT gets results.tgz (docs/results and results/asv) and the A/B's table. Through
+# the device tool it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
+# .gitcarry/repo.bundle HEAD main`) to restore the history that asv records commits from.
 set -uo pipefail
 MODE=${1:-verify}
 BASE=${2:-}
@@ -29,16 +30,17 @@ step build bash -c "make -j16 > $OUT/build.log 2>&1 || { tail -40 $OUT/build.log
 if [ -n "$BASE" ]; then  # the library at BASE, built from its own tree
     step build-base bash -c "rm -rf /tmp/base && git worktree add -f -q /tmp/base $BASE && make -C /tmp/base -j16 > $OUT/build-base.log 2>&1"
 fi
-if [ "$MODE" = verify ]; then
-    step pytest bash -c "python3 -m pytest tests -q -rs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; tail -3 $R/pytest-h200.log"
+if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
+    step pytest bash -c "python3 -m pytest tests -q -rs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; grep -E '^(FAILED|ERROR)' $R/pytest-h200.log; tail -1 $R/pytest-h200.log"
     if [ -n "$BASE" ]; then
-        step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt 2>$OUT/ab.err; tail -2 $OUT/ab.txt"
+        step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt; tail -2 $OUT/ab.txt"
     fi
     step paired bash -c "python3 scripts/paired_ratio.py 30 > $R/paired-h200.txt 2>&1; cat $R/paired-h200.txt"
     step report bash -c "python3 -m matmul_opt --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -40 $R/report-h200.txt"
     step tune bash -c "python3 -m matmul_opt.tune --json $R/tune-h200.json > $R/tune-h200.txt 2>&1; tail -14 $R/tune-h200.txt"
     step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; tail -5 $R/leak-check.log"
-else
+fi
+if [ "$MODE" = asv ] || [ "$MODE" = all ]; then
     step sanitize bash -c "python3 scripts/sanitize.py > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
     step asv bash -c "invoke asv > $R/asv-run.log 2>&1; tail -3 $R/asv-run.log"
     if [ -n "$BASE" ]; then  # BASE's kernel times in the same call, recorded under BASE's commit
