@@ -27,6 +27,9 @@ typedef enum {
     MM_ERR_CUDA = 6              /* any other CUDA failure */
 } mm_status;
 
+/* op(X) of a product: the matrix as stored (N) or its transpose (T), as in BLAS. */
+typedef enum { MM_OP_N = 0, MM_OP_T = 1 } mm_op;
+
 typedef enum {
     MM_ARITHMETIC_FP32 = 0, /* IEEE fp32 multiply-adds: relative error ~ sqrt(K) * 2^-24 */
     MM_ARITHMETIC_TF32 = 1  /* inputs rounded to tf32 (10-bit mantissa) on tensor cores: ~1e-3 */
@@ -63,6 +66,38 @@ MM_API mm_status mm_matmul_host(const char* kernel, int64_t M, int64_t N, int64_
                                 const float* B, int64_t ldb, float* C, int64_t ldc);
 MM_API mm_status mm_matmul_device(const char* kernel, int64_t M, int64_t N, int64_t K, const float* A,
                                   int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
+
+/* C = alpha·op(A)·op(B) + beta·C on host arrays (the layouts of mm_gemm_async): A, B and, when beta != 0, C are
+ * copied to the device as stored, C back; returns when C holds the result. */
+MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
+                              const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
+                              int64_t ldc);
+
+/* C = alpha·op(A)·op(B) + beta·C on device pointers, enqueued on `stream` (a cudaStream_t: NULL is the calling
+ * thread's default stream; cudaStreamLegacy and cudaStreamPerThread are accepted too); returns without waiting.
+ * op(A) is M x K: A is stored row-major M x K (lda >= K) for MM_OP_N, K x M (lda >= M) for MM_OP_T; op(B) is K x N
+ * likewise; C is M x N (ldc >= N). beta = 0 ignores what C held (NaN included); K = 0 or alpha = 0 gives beta·C.
+ * The three matrices must lie on one GPU, which becomes current for the call (and is restored after it); C may
+ * not overlap A or B. Everything is checked before anything is enqueued. A kernel that cannot take an operand's
+ * layout, or alpha and beta, gets it rearranged on the GPU through stream-ordered workspaces. */
+MM_API mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
+                               float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
+                               float* C, int64_t ldc, void* stream);
+
+/* The GPU that holds device memory at `p` (MM_ERR_INVALID_ARGUMENT when p is not device memory), and the calling
+ * thread's current GPU. */
+MM_API mm_status mm_pointer_device(const void* p, int* device);
+MM_API mm_status mm_current_device(int* device);
+
+/* Makes `stream` wait (on the GPU, without blocking the host) for the work enqueued so far on `producer`; both
+ * are streams of GPU `device`. */
+MM_API mm_status mm_stream_wait(int device, void* stream, void* producer);
+
+/* A marker after the work enqueued so far on `stream` (of GPU `device`); mm_marker_finished tells whether that
+ * work has finished, and releases the marker once it has (finished = 1). mm_marker_release drops one early. */
+MM_API mm_status mm_marker_record(int device, void* stream, void** marker);
+MM_API mm_status mm_marker_finished(void* marker, int* finished);
+MM_API mm_status mm_marker_release(void* marker);
 
 /* One entry point per registered kernel, mm_<name>_host and mm_<name>_device, with the arguments above
  * minus the kernel name. The list comes from the registry itself. */

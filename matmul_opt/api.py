@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import device_arrays
 from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
 from .accuracy import tolerance  # noqa: F401  (part of the API: matmul_opt.tolerance)
 
@@ -85,8 +86,8 @@ def _check_kernel(kernel) -> None:
 def _check_matrix(name: str, array) -> np.ndarray:
     if not isinstance(array, np.ndarray):
         raise TypeError(
-            f"{name} must be a NumPy ndarray, got {type(array).__name__}; "
-            f"convert it with np.asarray({name}, dtype=np.float32)"
+            f"{name} must be a NumPy ndarray or a GPU array (one with __cuda_array_interface__ or DLPack), got "
+            f"{type(array).__name__}; convert it with np.asarray({name}, dtype=np.float32)"
         )
     if array.ndim != 2:
         raise ValueError(f"{name} must be 2-D (a matrix), got {array.ndim}-D with shape {array.shape}")
@@ -102,29 +103,50 @@ def _check_matrix(name: str, array) -> np.ndarray:
     return array
 
 
-def _row_major_view(array: np.ndarray) -> tuple[np.ndarray, int]:
-    """An array whose rows are contiguous, and its leading dimension in elements; copies only if needed."""
-    rows, columns = array.shape
-    item = array.itemsize
-    row_stride, column_stride = array.strides
-    if (column_stride == item or columns <= 1) and row_stride > 0 and row_stride % item == 0:
-        ld = row_stride // item
-        if ld >= columns:
-            return array, ld
-    if rows <= 1 and (column_stride == item or columns <= 1):
-        return array, max(columns, 1)
-    contiguous = np.ascontiguousarray(array)
-    return contiguous, max(columns, 1)
+def _host_layout(array: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """(array, op, leading dimension) for the host entry: rows contiguous (op N), columns contiguous (op T, the
+    transpose of a row-major matrix: Fortran order, .T views), or else a row-major copy."""
+    matrix = device_arrays.DeviceMatrix(array, 0, array.shape, tuple(s // array.itemsize for s in array.strides))
+    if all(s % array.itemsize == 0 for s in array.strides):
+        found = device_arrays.layout(matrix)
+        if found is not None:
+            return array, found[0], found[1]
+    return np.ascontiguousarray(array), 0, max(array.shape[1], 1)
 
 
-def run(kernel: str, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """C = A @ B on the GPU with the named kernel; returns a new float32 array of shape (M, N).
+def _check_scalar(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    return float(value)
 
-    A and B must be 2-D float32 arrays; any memory layout works (sliced, transposed and Fortran-ordered
-    inputs are accepted; rows that are not contiguous are copied first). Everything is checked before the GPU
-    is touched.
+
+def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
+    """out = alpha * A @ B + beta * out with the named kernel; without out=, a new array (beta must be 0).
+
+    NumPy operands (the host path): copied to the GPU and back, finished when run() returns; any memory layout
+    works (Fortran order and .T views go as op = T, without a copy; other strides are copied first); the result
+    is a NumPy array. GPU operands (anything
+    with __cuda_array_interface__ or DLPack: CuPy, PyTorch, Numba, JAX): the work is enqueued on `stream` (a
+    handle, or an object with .ptr or .cuda_stream), else on the producer's stream, ordered after the producer's
+    pending writes, and run() returns without waiting; the result is an array of A's library, or `out`
+    (matmul_opt.device_arrays says more). Mixing host and GPU operands is refused. Everything is checked before
+    the GPU is touched.
     """
     _check_kernel(kernel)
+    alpha, beta = _check_scalar("alpha", alpha), _check_scalar("beta", beta)
+    if beta != 0 and out is None:
+        raise ValueError(f"beta = {beta} scales the C that out= holds; pass out=, or beta = 0")
+    operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
+    on_gpu = {name: device_arrays.is_device_array(x) for name, x in operands.items()}
+    if any(on_gpu.values()):
+        if not all(on_gpu.values()):
+            where = ", ".join(f"{n} {'on the GPU' if g else 'on the host'}" for n, g in on_gpu.items())
+            raise ValueError(f"mixed host and GPU operands ({where}); pass all of them as NumPy arrays or all as GPU "
+                             "arrays")
+        return device_arrays.gemm(kernel, A, B, out, alpha, beta, stream)
+    if stream is not None:
+        raise ValueError("stream= applies to GPU arrays; NumPy operands are computed and copied back before run() "
+                         "returns")
     A = _check_matrix("A", A)
     B = _check_matrix("B", B)
     (M, K), (K2, N) = A.shape, B.shape
@@ -132,17 +154,36 @@ def run(kernel: str, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         raise ValueError(
             f"inner dimensions differ: A is {M}x{K} and B is {K2}x{N}; A's columns must equal B's rows"
         )
-    if M == 0 or N == 0 or K == 0:
-        return np.zeros((M, N), dtype=np.float32)
-    A, lda = _row_major_view(A)
-    B, ldb = _row_major_view(B)
-    C = np.empty((M, N), dtype=np.float32)
-    check(
-        library().mm_matmul_host(
-            kernel.encode(), M, N, K, A.ctypes.data, lda, B.ctypes.data, ldb, C.ctypes.data, N
-        )
-    )
-    return C
+    if out is not None:
+        _check_matrix("out", out)
+        if out.shape != (M, N):
+            raise ValueError(f"out has shape {out.shape}, expected {(M, N)} (A's rows by B's columns)")
+        if not out.flags.writeable:
+            raise ValueError("out is read-only; pass a writable float32 array")
+    if M == 0 or N == 0 or K == 0:  # no product to compute: NumPy's zeros, or beta * out
+        if out is None:
+            return np.zeros((M, N), dtype=np.float32)
+        if beta == 0:
+            out[...] = 0
+        else:
+            out *= np.float32(beta)
+        return out
+    A, op_a, lda = _host_layout(A)
+    B, op_b, ldb = _host_layout(B)
+    C = np.empty((M, N), dtype=np.float32) if out is None else out
+    C, op_c, ldc = _host_layout(C)  # out with neither rows nor columns contiguous: a copy, written back below
+    if op_c == 0:
+        status = library().mm_gemm_host(kernel.encode(), op_a, op_b, M, N, K, alpha, A.ctypes.data, lda,
+                                        B.ctypes.data, ldb, beta, C.ctypes.data, ldc)
+    else:  # C is column-major: C^T = op(B)^T op(A)^T, row-major N x M
+        status = library().mm_gemm_host(kernel.encode(), 1 - op_b, 1 - op_a, N, M, K, alpha, B.ctypes.data, ldb,
+                                        A.ctypes.data, lda, beta, C.ctypes.data, ldc)
+    check(status)
+    if out is None:
+        return C
+    if C is not out:
+        out[...] = C
+    return out
 
 
 def benchmark(kernel: str, M: int, N: int, K: int, warmup: int = 3, repetitions: int = 10) -> BenchmarkResult:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The checks of a committed HEAD on the H200, in device calls that each fit the device tool's 10 minutes:
 #   scripts/h200_check.sh verify [BASE]   build, the whole test suite, the report, the tuner, the leak loop, paired
-#                                         best/cuBLAS rounds; with BASE (a commit) also an A/B of BASE's library
+#                                         best/cuBLAS rounds, end-to-end costs (scripts/end_to_end.py); with BASE (a
+#                                         commit) also an A/B of BASE's library
 #                                         against HEAD's in alternating processes (scripts/ab_compare.py)
 #   scripts/h200_check.sh asv [BASE]      compute-sanitizer (four tools), the offline asv run of HEAD; with BASE also
 #                                         asv's kernel times of BASE, for a regression gate of the same call
@@ -39,6 +40,7 @@ if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
     step report bash -c "python3 -m matmul_opt --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -40 $R/report-h200.txt"
     step tune bash -c "python3 -m matmul_opt.tune --json $R/tune-h200.json > $R/tune-h200.txt 2>&1; tail -14 $R/tune-h200.txt"
     step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; tail -5 $R/leak-check.log"
+    step end-to-end bash -c "python3 scripts/end_to_end.py > $R/end-to-end.txt 2>&1; cat $R/end-to-end.txt"
 fi
 if [ "$MODE" = asv ] || [ "$MODE" = all ]; then
     step sanitize bash -c "python3 scripts/sanitize.py > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"

@@ -45,18 +45,26 @@ def main(argv=None) -> int:
         for M, N, K in SHAPES:
             A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
             B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
-            try:
-                C = matmul_opt.run(info.name, A, B)
-            except matmul_opt.MatmulError as exc:
-                print(f"{info.name:<14} {M}x{N}x{K}: ERROR {exc}", flush=True)
-                failures += 1
-                continue
-            error = relative_error(C, A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B))
-            bound = matmul_opt.tolerance(info.arithmetic, K)
-            ok = error <= bound  # NaN compares false: a NaN result fails
-            failures += not ok
-            print(f"{info.name:<14} {M}x{N}x{K}: rel. error {error:.2e} (bound {bound:.1e}) "
-                  f"{'ok' if ok else 'WRONG'}", flush=True)
+            C0 = rng.uniform(-1, 1, (M, N)).astype(np.float32)
+            # The plain product, then op = T operands (Fortran order, a .T view) with alpha and beta, which go
+            # through the GPU-side rearrangement and the scaling pass.
+            for label, a, b, alpha, beta in (("", A, B, 1.0, 0.0),
+                                             (" (op T, alpha, beta)", np.asfortranarray(A), np.ascontiguousarray(B.T).T,
+                                              -1.5, 0.5)):
+                out = C0.copy()
+                try:
+                    C = matmul_opt.run(info.name, a, b, out=out, alpha=alpha, beta=beta)
+                except matmul_opt.MatmulError as exc:
+                    print(f"{info.name:<14} {M}x{N}x{K}{label}: ERROR {exc}", flush=True)
+                    failures += 1
+                    continue
+                expected = alpha * (A.astype(np.float64) @ B.astype(np.float64)) + beta * C0
+                error = relative_error(C, expected, abs(alpha) * error_scale(A, B) + np.abs(beta * C0))
+                bound = matmul_opt.tolerance(info.arithmetic, K)
+                ok = error <= bound  # NaN compares false: a NaN result fails
+                failures += not ok
+                print(f"{info.name:<14} {M}x{N}x{K}{label}: rel. error {error:.2e} (bound {bound:.1e}) "
+                      f"{'ok' if ok else 'WRONG'}", flush=True)
         try:
             result = matmul_opt.benchmark(info.name, 33, 31, 17, warmup=1, repetitions=1)
             print(f"{info.name:<14} benchmark helper 33x31x17: {result.ms:.3f} ms ok", flush=True)

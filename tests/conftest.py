@@ -3,6 +3,7 @@ device can be used (the CPU tier is what CI runs; the GPU tier runs on the H200)
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 import pytest
@@ -36,3 +37,18 @@ def rng():
     print(f"numpy seed: {seed}")
     return np.random.default_rng(seed)
 
+
+
+def run_in_threads(worker, count=8) -> None:
+    """Runs worker(index) in `count` threads that start together, and waits for all of them."""
+    barrier = threading.Barrier(count)
+
+    def start(index):
+        barrier.wait()
+        worker(index)
+
+    threads = [threading.Thread(target=start, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()

@@ -157,6 +157,30 @@ class TestCBoundary:
         assert lib.mm_benchmark(b"naive", 4, 4, 4, 1, 1, None) == 1
         assert "median_ms is a null pointer" in lib.mm_last_error().decode()
 
+    def gemm(self, op_a=0, op_b=0, M=3, N=2, K=2, lda=2, ldb=2, ldc=2, entry="mm_gemm_host"):
+        lib = _library.library()
+        buffers = {name: (ctypes.c_float * 16)() for name in "ABC"}
+        arguments = [b"naive", op_a, op_b, M, N, K, 1.0, ctypes.addressof(buffers["A"]), lda,
+                     ctypes.addressof(buffers["B"]), ldb, 0.0, ctypes.addressof(buffers["C"]), ldc]
+        status = getattr(lib, entry)(*arguments, *([None] if entry == "mm_gemm_async" else []))
+        return status, lib.mm_last_error().decode()
+
+    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async"])
+    def test_op_flags_are_checked(self, entry):
+        status, message = self.gemm(op_a=7, entry=entry)
+        assert status == 1 and "op_a = 7 is neither MM_OP_N (0) nor MM_OP_T (1)" in message
+        status, message = self.gemm(op_b=-1, entry=entry)
+        assert status == 1 and "op_b = -1" in message
+
+    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async"])
+    def test_leading_dimensions_are_those_of_the_stored_matrices(self, entry):
+        # op(A) = T: A is stored K x M = 2 x 3, so lda must reach 3.
+        status, message = self.gemm(op_a=1, lda=2, entry=entry)
+        assert status == 1 and "lda = 2 is smaller than the row length 3" in message
+        # op(B) = T: B is stored N x K = 2 x 4, so ldb must reach 4.
+        status, message = self.gemm(op_b=1, K=4, lda=4, ldb=2, entry=entry)
+        assert status == 1 and "ldb = 2 is smaller than the row length 4" in message
+
     def test_unknown_kernel_index(self):
         name = ctypes.c_char_p()
         lib = _library.library()

@@ -1,7 +1,5 @@
 """GPU tier, hardening: fuzzed shapes and layouts, threads, leaks, huge problems, and the sticky-error rule."""
-import ctypes
 import os
-import threading
 
 import numpy as np
 import pytest
@@ -9,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matmul_opt
+from conftest import run_in_threads
 from matmul_opt import _library
 from matmul_opt.accuracy import error_scale, relative_error
 
@@ -60,12 +59,10 @@ def test_random_shapes_and_layouts(info, M, N, K, seed, order_a, order_b, transp
 def test_eight_threads_get_correct_results_and_their_own_errors():
     kernel = "best"  # the top rung: 64-bit offsets and every tile configuration matter most there
     failures = []
-    barrier = threading.Barrier(8)
 
     def worker(index):
         rng = np.random.default_rng(index)
         lib = _library.library()
-        barrier.wait()
         for step in range(20):
             M, N, K = 64 + index * 17, 96 + step * 5, 80 + index
             A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
@@ -85,11 +82,7 @@ def test_eight_threads_get_correct_results_and_their_own_errors():
                 if f"lda = {bad_lda} " not in str(exc):
                     failures.append(f"thread {index} got another thread's message: {exc}")
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_in_threads(worker)
     assert failures == []
 
 

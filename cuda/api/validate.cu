@@ -43,14 +43,23 @@ mm_status ready_to_run(const KernelEntry* entry) {
     return entry->requirement();
 }
 
-mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                   const float* B, int64_t ldb, const float* C, int64_t ldc) {
+static mm_status check_op(const char* name, mm_op op) {
+    if (op != MM_OP_N && op != MM_OP_T)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s = %d is neither MM_OP_N (0) nor MM_OP_T (1)", name, int(op));
+    return MM_OK;
+}
+
+mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
+                        const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc) {
     if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
+    MM_TRY(check_op("op_a", op_a));
+    MM_TRY(check_op("op_b", op_b));
     MM_TRY(check_dimension("M", M));
     MM_TRY(check_dimension("N", N));
     MM_TRY(check_dimension("K", K));
-    MM_TRY(check_leading("lda", lda, K, M));
-    MM_TRY(check_leading("ldb", ldb, N, K));
+    // The stored matrices: A is M x K, or K x M for MM_OP_T; B is K x N, or N x K.
+    MM_TRY(op_a == MM_OP_N ? check_leading("lda", lda, K, M) : check_leading("lda", lda, M, K));
+    MM_TRY(op_b == MM_OP_N ? check_leading("ldb", ldb, N, K) : check_leading("ldb", ldb, K, N));
     MM_TRY(check_leading("ldc", ldc, N, M));
     MM_TRY(check_pointer("A", A, M * K));
     MM_TRY(check_pointer("B", B, K * N));
@@ -58,3 +67,7 @@ mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, co
     return ready_to_run(entry);
 }
 
+mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* B, int64_t ldb, const float* C, int64_t ldc) {
+    return validate_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, A, lda, B, ldb, C, ldc);
+}

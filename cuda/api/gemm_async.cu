@@ -1,0 +1,193 @@
+// The asynchronous entry (mm_gemm_async) and the stream helpers its callers order their work with.
+//
+// Every registered kernel computes C = A·B with row-major operands; op = T operands are rearranged into
+// row-major workspaces first, and alpha, beta by a pass over C after the product went to a workspace (both in
+// core/layout/rearrange.h). The workspaces come from the library's workspace pool on the call's stream, so they
+// are stream-ordered: allocated and freed around the kernels that use them, with no synchronisation.
+#include "api/enqueue.h"
+#include "api/validate.h"
+#include "core/device_buffer.h"
+#include "core/layout/rearrange.h"
+#include "matmul.h"
+
+namespace {
+
+// Makes `device` current for the guard's life and restores the caller's device afterwards.
+class CurrentDevice {
+  public:
+    mm_status enter(int device) {
+        MM_TRY(mm_check_cuda(cudaGetDevice(&previous_), "cudaGetDevice"));
+        if (device == previous_) return MM_OK;
+        MM_TRY(mm_check_cuda(cudaSetDevice(device), "cudaSetDevice"));
+        switched_ = true;
+        return MM_OK;
+    }
+    ~CurrentDevice() {
+        if (switched_) cudaSetDevice(previous_);
+    }
+
+  private:
+    int previous_ = 0;
+    bool switched_ = false;
+};
+
+mm_status device_of(const char* name, const void* p, int* device) {
+    cudaPointerAttributes attributes{};
+    const cudaError_t err = cudaPointerGetAttributes(&attributes, p);
+    if (err != cudaSuccess) return mm_check_cuda(err, name);
+    if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s is not device memory (a host pointer?); the _host entry points "
+                                                "take host arrays", name);
+    *device = attributes.device;
+    return MM_OK;
+}
+
+// Bytes [first, last) that a rows x cols row-major matrix with leading dimension ld spans (rows, cols >= 1).
+struct Extent {
+    uintptr_t first, last;
+};
+
+Extent extent(const float* p, int64_t rows, int64_t cols, int64_t ld) {
+    const uintptr_t first = reinterpret_cast<uintptr_t>(p);
+    return {first, first + uintptr_t(((rows - 1) * ld + cols) * int64_t(sizeof(float)))};
+}
+
+bool overlap(Extent a, Extent b) { return a.first < b.last && b.first < a.last; }
+
+// The operands' GPU: A and B (when K > 0) and C must be device memory of one GPU, and C must not overlap them.
+mm_status common_device(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                        const float* B, int64_t ldb, const float* C, int64_t ldc, int* device) {
+    MM_TRY(device_of("C", C, device));
+    if (K == 0) return MM_OK;
+    int device_a = 0, device_b = 0;
+    MM_TRY(device_of("A", A, &device_a));
+    MM_TRY(device_of("B", B, &device_b));
+    if (device_a != *device || device_b != *device)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "the operands lie on different GPUs (A on %d, B on %d, C on %d)",
+                       device_a, device_b, *device);
+    const Extent c = extent(C, M, N, ldc);
+    const Extent a = op_a == MM_OP_N ? extent(A, M, K, lda) : extent(A, K, M, lda);
+    const Extent b = op_b == MM_OP_N ? extent(B, K, N, ldb) : extent(B, N, K, ldb);
+    if (overlap(c, a)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps A: the product cannot be written over an input");
+    if (overlap(c, b)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps B: the product cannot be written over an input");
+    return MM_OK;
+}
+
+// op(X) (rows x cols) as a row-major matrix: X itself for MM_OP_N, else its transpose gathered into `workspace`.
+mm_status row_major(mm_op op, const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
+                    const char* what, const float** out, int64_t* ld_out, cudaStream_t stream) {
+    if (op == MM_OP_N) {
+        *out = X;
+        *ld_out = ld;
+        return MM_OK;
+    }
+    *ld_out = padded_ld(cols);
+    MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(*ld_out), what));
+    MM_TRY(gemm::launch_gather(X, rows, cols, 1, ld, workspace.data(), *ld_out, stream));
+    *out = workspace.data();
+    return MM_OK;
+}
+
+// A new event on GPU `device` (made current through `current`), recorded on `stream`.
+mm_status record_event(int device, void* stream, CurrentDevice& current, cudaEvent_t* event) {
+    MM_TRY(require_device());
+    MM_TRY(current.enter(device));
+    MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(event, cudaEventDisableTiming), "cudaEventCreate"));
+    const mm_status status = mm_check_cuda(cudaEventRecord(*event, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
+    if (status != MM_OK) cudaEventDestroy(*event);
+    return status;
+}
+
+}  // namespace
+
+mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
+                       const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
+                       cudaStream_t stream) {
+    MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
+    if (M == 0 || N == 0) return MM_OK;
+    int device = 0;
+    MM_TRY(common_device(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device));
+    CurrentDevice current;
+    MM_TRY(current.enter(device));
+    if (K == 0 || alpha == 0.0f) return gemm::launch_scale_add(nullptr, 0, 0.0f, beta, C, ldc, M, N, stream);
+
+    DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
+    DeviceBuffer product(stream, DeviceBuffer::Pool::kWorkspace);
+    const float *a = nullptr, *b = nullptr;
+    int64_t la = 0, lb = 0;
+    MM_TRY(row_major(op_a, A, lda, M, K, a_rows, "the workspace of op(A)", &a, &la, stream));
+    MM_TRY(row_major(op_b, B, ldb, K, N, b_rows, "the workspace of op(B)", &b, &lb, stream));
+    const bool plain = alpha == 1.0f && beta == 0.0f;
+    float* out = C;
+    int64_t ldo = ldc;
+    if (!plain) {  // the product goes to a workspace, then C = alpha * product + beta * C
+        ldo = padded_ld(N);
+        MM_TRY(product.allocate(sizeof(float) * size_t(M) * size_t(ldo), "the workspace of the product"));
+        out = product.data();
+    }
+    GemmArgs g{int(M), int(N), int(K), a, la, b, lb, out, ldo};
+    MM_TRY(launch_kernel(*entry, g, stream));
+    if (!plain) MM_TRY(gemm::launch_scale_add(out, ldo, alpha, beta, C, ldc, M, N, stream));
+    return MM_OK;
+}
+
+extern "C" {
+
+mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
+                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
+                        void* stream) {
+    return enqueue_gemm(registry_find(kernel), op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
+                        static_cast<cudaStream_t>(stream));
+}
+
+mm_status mm_pointer_device(const void* p, int* device) {
+    if (device == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "device is a null pointer");
+    MM_TRY(require_device());
+    return device_of("the pointer", p, device);
+}
+
+mm_status mm_current_device(int* device) {
+    if (device == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "device is a null pointer");
+    MM_TRY(require_device());
+    return mm_check_cuda(cudaGetDevice(device), "cudaGetDevice");
+}
+
+mm_status mm_stream_wait(int device, void* stream, void* producer) {
+    if (stream == producer) return MM_OK;
+    CurrentDevice current;
+    cudaEvent_t event = nullptr;
+    MM_TRY(record_event(device, producer, current, &event));
+    const mm_status status =
+        mm_check_cuda(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), event, 0), "cudaStreamWaitEvent");
+    cudaEventDestroy(event);  // released once the wait is resolved
+    return status;
+}
+
+mm_status mm_marker_record(int device, void* stream, void** marker) {
+    if (marker == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "marker is a null pointer");
+    CurrentDevice current;
+    cudaEvent_t event = nullptr;
+    MM_TRY(record_event(device, stream, current, &event));
+    *marker = event;
+    return MM_OK;
+}
+
+mm_status mm_marker_finished(void* marker, int* finished) {
+    if (marker == nullptr || finished == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "marker or finished is null");
+    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(marker));
+    if (err == cudaErrorNotReady) {
+        cudaGetLastError();  // not an error: the work is still running
+        *finished = 0;
+        return MM_OK;
+    }
+    MM_TRY(mm_check_cuda(err, "cudaEventQuery"));
+    *finished = 1;
+    return mm_check_cuda(cudaEventDestroy(static_cast<cudaEvent_t>(marker)), "cudaEventDestroy");
+}
+
+mm_status mm_marker_release(void* marker) {
+    if (marker == nullptr) return MM_OK;
+    return mm_check_cuda(cudaEventDestroy(static_cast<cudaEvent_t>(marker)), "cudaEventDestroy");
+}
+
+}  // extern "C"

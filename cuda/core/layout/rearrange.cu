@@ -1,0 +1,71 @@
+// The gather goes through a 32 x 32 shared-memory tile, so that both sides of a transposition are coalesced: the
+// tile is read along whichever source dimension has unit stride (column-wise when row_stride is 1) and written to
+// dst row by row. Tile rows are padded by one float against bank conflicts.
+#include "core/layout/rearrange.h"
+
+#include <algorithm>
+
+namespace gemm {
+
+namespace {
+
+constexpr int kTile = 32, kRowsPerPass = 8;  // 32 x 8 threads per block, 4 passes per tile
+
+// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid.
+__global__ void __launch_bounds__(kTile * kRowsPerPass)
+    gather_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
+                  bool read_by_column, float* __restrict__ dst, int64_t ld_dst) {
+    __shared__ float tile[kTile][kTile + 1];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const int64_t r0 = t / column_tiles * kTile, c0 = t % column_tiles * kTile;
+        for (int i = ty; i < kTile; i += kRowsPerPass) {
+            // read_by_column: lanes walk r (unit stride in src); otherwise they walk c.
+            const int a = read_by_column ? tx : i, b = read_by_column ? i : tx;  // tile row and column
+            const int64_t r = r0 + a, c = c0 + b;
+            if (r < rows && c < cols) tile[a][b] = src[r * row_stride + c * column_stride];
+        }
+        __syncthreads();
+        for (int i = ty; i < kTile; i += kRowsPerPass) {
+            const int64_t r = r0 + i, c = c0 + tx;
+            if (r < rows && c < cols) dst[r * ld_dst + c] = tile[i][tx];
+        }
+        __syncthreads();  // the tile is free for the next one
+    }
+}
+
+constexpr int kScaleThreads = 256;
+
+__global__ void __launch_bounds__(kScaleThreads)
+    scale_add_kernel(const float* __restrict__ P, int64_t ldp, float alpha, float beta, float* __restrict__ C,
+                     int64_t ldc, int64_t rows, int64_t cols) {
+    const int64_t total = rows * cols, stride = int64_t(gridDim.x) * kScaleThreads;
+    for (int64_t i = int64_t(blockIdx.x) * kScaleThreads + threadIdx.x; i < total; i += stride) {
+        const int64_t r = i / cols, c = i - r * cols;
+        const float product = P != nullptr ? alpha * P[r * ldp + c] : 0.0f;
+        C[r * ldc + c] = beta == 0.0f ? product : product + beta * C[r * ldc + c];
+    }
+}
+
+}  // namespace
+
+mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
+                        float* dst, int64_t ld_dst, cudaStream_t stream) {
+    if (rows == 0 || cols == 0) return MM_OK;
+    const bool read_by_column = row_stride == 1 && column_stride != 1;
+    const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
+    gather_kernel<<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
+        src, rows, cols, row_stride, column_stride, read_by_column, dst, ld_dst);
+    return mm_check_launch("rearranging an operand");
+}
+
+mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta, float* C, int64_t ldc, int64_t rows,
+                           int64_t cols, cudaStream_t stream) {
+    if (rows == 0 || cols == 0) return MM_OK;
+    const int64_t blocks = std::min<int64_t>((rows * cols + kScaleThreads - 1) / kScaleThreads, 4096);
+    scale_add_kernel<<<unsigned(blocks), kScaleThreads, 0, stream>>>(P, ldp, alpha, beta, C, ldc, rows, cols);
+    return mm_check_launch("applying alpha and beta");
+}
+
+}  // namespace gemm

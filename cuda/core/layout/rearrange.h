@@ -1,0 +1,19 @@
+// Rearranging matrices on the GPU (host interface; the kernels are in rearrange.cu): what lets every kernel take
+// any operand layout and alpha, beta without a host round trip.
+#pragma once
+
+#include "core/problem.h"
+
+namespace gemm {
+
+// dst (rows x cols, row-major, leading dimension ld_dst) = the matrix whose element (r, c) is
+// src[r * row_stride + c * column_stride]: a transposed view (row_stride 1) or any other strides.
+mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
+                        float* dst, int64_t ld_dst, cudaStream_t stream);
+
+// C = alpha * P + beta * C over rows x cols, in place. P may be null (no product term: C = beta * C); beta = 0
+// writes without reading C, so whatever C held (NaN included) does not show through, as in BLAS.
+mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta, float* C, int64_t ldc, int64_t rows,
+                           int64_t cols, cudaStream_t stream);
+
+}  // namespace gemm

@@ -1,0 +1,344 @@
+"""GPU arrays in, GPU arrays out: operands that export __cuda_array_interface__ (versions 2 and 3) or DLPack.
+
+run() hands such operands here. The product is enqueued with mm_gemm_async on one stream and returned without
+waiting: the stream given as `stream=`, else the producer's (CAI v3's `stream`, PyTorch's current stream), else
+the calling thread's default stream; every other producer stream is made to wait first, on the GPU. The result is
+an array of the first operand's own library (CuPy, PyTorch, Numba), allocated through it, unless `out=` is given.
+Transposed views run as op = T with no copy; other strides are made contiguous by the producer's library, on the
+GPU. The operands (and the result) are kept referenced until a marker after the work reports it finished, so
+deleting them right after the call is safe. Nothing here imports CuPy or PyTorch: a library is used only through
+the arrays it produced.
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._library import check, library
+
+_INT_MAX = 2**31 - 1
+# DLPack device types (dlpack.h): CUDA memory, and memory managed across host and CUDA devices.
+_KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
+_DLPACK_DEVICE_NAMES = {1: "CPU", 2: "CUDA", 3: "CUDA host (pinned)", 4: "OpenCL", 7: "Vulkan", 8: "Metal",
+                        10: "ROCm", 13: "CUDA managed", 14: "oneAPI"}
+# Stream handles of the CUDA runtime: the legacy default stream and the calling thread's default stream.
+LEGACY_STREAM, PER_THREAD_STREAM = 1, 2
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
+                             ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor)))]
+
+_capsule_get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_get_pointer.restype, _capsule_get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+_capsule_set_name = ctypes.pythonapi.PyCapsule_SetName
+_capsule_set_name.restype, _capsule_set_name.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
+_capsule_is_valid = ctypes.pythonapi.PyCapsule_IsValid
+_capsule_is_valid.restype, _capsule_is_valid.argtypes = ctypes.c_int, [ctypes.py_object, ctypes.c_char_p]
+
+
+def is_device_array(x) -> bool:
+    """True for objects that export __cuda_array_interface__ or DLPack (NumPy arrays are host arrays)."""
+    if isinstance(x, np.ndarray):
+        return False
+    return hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"))
+
+
+@dataclass
+class DeviceMatrix:
+    """A 2-D float32 GPU array as the library takes it: the pointer, shape and strides in elements."""
+
+    owner: object  # the producer's array, kept alive while the work runs
+    ptr: int
+    shape: tuple[int, int]
+    strides: tuple[int, int]
+    readonly: bool = False
+    stream: int | None = None  # the producer's stream with pending writes, when it says
+    device: int | None = None  # the GPU, when the interface says (DLPack); else asked of the library
+    keepalive: list = field(default_factory=list)
+
+
+def _library_of(x) -> str:
+    return type(x).__module__.split(".")[0]
+
+
+def _check_shape(name: str, shape) -> tuple[int, int]:
+    if len(shape) != 2:
+        raise ValueError(f"{name} must be 2-D (a matrix), got {len(shape)}-D with shape {tuple(shape)}")
+    for axis, size in enumerate(shape):
+        if size > _INT_MAX:
+            raise ValueError(f"{name}.shape[{axis}] = {size} exceeds the library's limit of {_INT_MAX}")
+    return int(shape[0]), int(shape[1])
+
+
+def _dtype_error(name: str, found: str, x) -> TypeError:
+    hint = {"torch": f"{name}.float()", "cupy": f"{name}.astype(cupy.float32)"}.get(_library_of(x), "a float32 copy")
+    return TypeError(f"{name} has dtype {found}, expected float32; convert it with {hint}")
+
+
+def from_cuda_array_interface(x, name: str) -> DeviceMatrix:
+    """The matrix behind x.__cuda_array_interface__ (version 2 or 3)."""
+    iface = x.__cuda_array_interface__
+    if not isinstance(iface, dict) or iface.get("version") not in (2, 3):
+        version = iface.get("version") if isinstance(iface, dict) else None
+        raise ValueError(f"{name}'s __cuda_array_interface__ has version {version!r}; versions 2 and 3 are supported")
+    try:
+        shape, typestr, (ptr, readonly) = iface["shape"], iface["typestr"], iface["data"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{name}'s __cuda_array_interface__ lacks shape, typestr or data: {exc}") from exc
+    rows, cols = _check_shape(name, shape)
+    if np.dtype(typestr) != np.float32:
+        raise _dtype_error(name, np.dtype(typestr).name, x)
+    if iface.get("mask") is not None:
+        raise ValueError(f"{name} has a mask; masked arrays are not supported")
+    strides = iface.get("strides")
+    if strides is None:
+        strides = (cols * 4, 4)
+    if len(strides) != 2 or any(s % 4 for s in strides):
+        raise ValueError(f"{name} has strides {tuple(strides)} bytes, not whole float32 elements")
+    stream = iface.get("stream") if iface["version"] >= 3 else None
+    if stream == 0:
+        raise ValueError(f"{name}'s __cuda_array_interface__ names stream 0, which the interface disallows")
+    return DeviceMatrix(x, int(ptr or 0), (rows, cols), (strides[0] // 4, strides[1] // 4), bool(readonly), stream)
+
+
+def from_dlpack(x, name: str, stream: int) -> DeviceMatrix:
+    """The matrix behind x.__dlpack__(stream=stream): the producer orders its pending writes before `stream`."""
+    device_type, device_id = x.__dlpack_device__()
+    if device_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        where = _DLPACK_DEVICE_NAMES.get(int(device_type), f"type {device_type}")
+        raise ValueError(f"{name} lives on a DLPack {where} device, not a CUDA GPU; move it to the GPU or pass a "
+                         "NumPy array")
+    capsule = x.__dlpack__(stream=stream)
+    if not _capsule_is_valid(capsule, b"dltensor"):
+        raise ValueError(f"{name}.__dlpack__() returned no usable DLPack capsule")
+    managed = ctypes.cast(_capsule_get_pointer(capsule, b"dltensor"), ctypes.POINTER(_DLManagedTensor))
+    _capsule_set_name(capsule, b"used_dltensor")  # consumed: the capsule no longer frees it, release() does
+    release = _DLPackRelease(managed)
+    tensor = managed.contents.dl_tensor
+    if tensor.ndim != 2:
+        release()
+        raise ValueError(f"{name} must be 2-D (a matrix), got {tensor.ndim}-D")
+    dtype = tensor.dtype
+    if (dtype.code, dtype.bits, dtype.lanes) != (2, 32, 1):  # kDLFloat, 32 bits, 1 lane
+        release()
+        raise _dtype_error(name, f"DLPack code {dtype.code}, {dtype.bits} bits x {dtype.lanes}", x)
+    rows, cols = _check_shape(name, (tensor.shape[0], tensor.shape[1]))
+    strides = (tensor.strides[0], tensor.strides[1]) if tensor.strides else (cols, 1)
+    ptr = (tensor.data or 0) + tensor.byte_offset
+    return DeviceMatrix(x, ptr, (rows, cols), strides, device=int(device_id), keepalive=[release])
+
+
+class _DLPackRelease:
+    """Calls a consumed DLPack tensor's deleter once, when the work that read it has finished."""
+
+    def __init__(self, managed):
+        self.managed = managed
+
+    def __call__(self):
+        if self.managed is not None and self.managed.contents.deleter:
+            self.managed.contents.deleter(self.managed)
+        self.managed = None
+
+
+def stream_handle(stream) -> int:
+    """An integer stream handle from stream= (an int, or an object with .ptr or .cuda_stream); 0, which CuPy and
+    PyTorch use for the legacy default stream, becomes that stream's runtime handle."""
+    for attribute in ("ptr", "cuda_stream"):
+        if hasattr(stream, attribute):
+            stream = getattr(stream, attribute)
+            break
+    if isinstance(stream, bool) or not isinstance(stream, (int, np.integer)) or stream < 0:
+        raise TypeError(f"stream must be a stream handle (int) or an object with .ptr or .cuda_stream, got "
+                        f"{type(stream).__name__}")
+    return LEGACY_STREAM if stream == 0 else int(stream)
+
+
+def producer_stream(matrix: DeviceMatrix) -> int | None:
+    """The stream on which the producer of `matrix` may still be writing it, when it says."""
+    if matrix.stream is not None:
+        return stream_handle(matrix.stream)
+    if _library_of(matrix.owner) == "torch":
+        import torch  # already imported: the operand is a torch tensor
+
+        return stream_handle(torch.cuda.current_stream(matrix.owner.device).cuda_stream)
+    return None
+
+
+def contiguous_copy(x, name: str):
+    """x with rows contiguous, made on the GPU by x's own library."""
+    library_name = _library_of(x)
+    if library_name == "torch":
+        return x.contiguous()
+    if library_name == "cupy":
+        import cupy
+
+        return cupy.ascontiguousarray(x)
+    raise ValueError(f"{name} has strides that are neither row- nor column-contiguous; pass a contiguous array "
+                     "(its library's ascontiguousarray or .contiguous())")
+
+
+def layout(matrix: DeviceMatrix) -> tuple[int, int] | None:
+    """(op, leading dimension) of a matrix whose rows or columns are contiguous; None otherwise."""
+    rows, cols = matrix.shape
+    row_stride, column_stride = matrix.strides
+    if (cols <= 1 or column_stride == 1) and (rows <= 1 or row_stride >= cols):
+        return 0, max(row_stride if rows > 1 else cols, cols, 1)
+    if (rows <= 1 or row_stride == 1) and (cols <= 1 or column_stride >= rows):
+        return 1, max(column_stride if cols > 1 else rows, rows, 1)
+    return None
+
+
+def allocate_like(x, shape: tuple[int, int], device: int):
+    """A new float32 array of `shape` on GPU `device`, from x's own library."""
+    library_name = _library_of(x)
+    if library_name == "torch":
+        import torch
+
+        return torch.empty(shape, dtype=torch.float32, device=f"cuda:{device}")
+    if library_name == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(device):
+            return cupy.empty(shape, dtype=cupy.float32)
+    if library_name == "numba":
+        from numba import cuda
+
+        with cuda.gpus[device]:
+            return cuda.device_array(shape, dtype=np.float32)
+    raise ValueError(f"matmul_opt cannot allocate a result through {library_name} (it allocates through CuPy, "
+                     "PyTorch and Numba); pass out=, a writable float32 GPU array of the result's shape")
+
+
+class _InFlight:
+    """Operands and results of enqueued work, each batch held until its marker reports the work finished."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._batches: list[tuple[int, list]] = []
+
+    def hold(self, device: int, stream: int, refs: list) -> None:
+        marker = ctypes.c_void_p()
+        check(library().mm_marker_record(device, stream, ctypes.byref(marker)))
+        with self._lock:
+            self._batches.append((marker.value, refs))
+
+    def collect(self) -> None:
+        """Drops the batches whose work has finished."""
+        finished, pending = [], []
+        with self._lock:
+            batches, self._batches = self._batches, []
+        for marker, refs in batches:
+            done = ctypes.c_int()
+            check(library().mm_marker_finished(marker, ctypes.byref(done)))
+            (finished if done.value else pending).append((marker, refs))
+        with self._lock:
+            self._batches[:0] = pending
+        for _, refs in finished:
+            for ref in refs:
+                if isinstance(ref, _DLPackRelease):
+                    ref()
+
+
+IN_FLIGHT = _InFlight()
+
+
+def _current_device() -> int:
+    """The calling thread's current GPU (for arrays too empty to say where they are)."""
+    device = ctypes.c_int(0)
+    check(library().mm_current_device(ctypes.byref(device)))
+    return device.value
+
+
+def _device_of(matrix: DeviceMatrix, name: str) -> int | None:
+    if matrix.device is not None:
+        return matrix.device
+    if matrix.ptr == 0:  # an empty array: no memory to ask about, but its library may know its GPU
+        owner = matrix.owner
+        hint = getattr(getattr(owner, "device", None), "index", None) if _library_of(owner) == "torch" else \
+            getattr(getattr(owner, "device", None), "id", None) if _library_of(owner) == "cupy" else None
+        return None if hint is None else int(hint)
+    device = ctypes.c_int()
+    check(library().mm_pointer_device(ctypes.c_void_p(matrix.ptr), ctypes.byref(device)))
+    return device.value
+
+
+def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
+    """run() for GPU arrays: enqueues out = alpha·A·B + beta·out and returns without waiting (see the module)."""
+    IN_FLIGHT.collect()
+    explicit = None if stream is None else stream_handle(stream)
+    names = {"A": A, "B": B, **({"out": out} if out is not None else {})}
+    # CAI operands first: their producers' streams choose the stream of the work when stream= does not.
+    parsed = {n: from_cuda_array_interface(x, n) for n, x in names.items() if hasattr(x, "__cuda_array_interface__")}
+    producers = {n: producer_stream(m) for n, m in parsed.items()}
+    chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
+    for n, x in names.items():  # DLPack operands: their producers order their writes before the chosen stream
+        if n not in parsed:
+            parsed[n] = from_dlpack(x, n, chosen)
+    a, b = parsed["A"], parsed["B"]
+    (M, K), (K2, N) = a.shape, b.shape
+    if K != K2:
+        raise ValueError(f"inner dimensions differ: A is {M}x{K} and B is {K2}x{N}; A's columns must equal B's rows")
+    c = parsed.get("out")
+    if c is not None:
+        if c.shape != (M, N):
+            raise ValueError(f"out has shape {c.shape}, expected {(M, N)} (A's rows by B's columns)")
+        if c.readonly:
+            raise ValueError("out is read-only; pass a writable float32 GPU array")
+        if layout(c) is None:
+            raise ValueError("out must have its rows or its columns contiguous")
+    devices = {n: _device_of(m, n) for n, m in parsed.items()}
+    known = {d for d in devices.values() if d is not None}
+    if len(known) > 1:
+        raise ValueError("the operands lie on different GPUs (" + ", ".join(f"{n} on {d}" for n, d in devices.items())
+                         + "); move them to one GPU")
+    device = known.pop() if known else _current_device()
+    refs: list = []
+    for n in ("A", "B"):
+        if layout(parsed[n]) is None:  # neither rows nor columns contiguous: a contiguous copy, on the GPU
+            copy = contiguous_copy(parsed[n].owner, n)
+            refs.append(parsed[n].owner)
+            parsed[n] = from_cuda_array_interface(copy, n)
+    a, b = parsed["A"], parsed["B"]
+    if c is None:
+        result = allocate_like(A, (M, N), device)
+        c = from_cuda_array_interface(result, "the result")
+    else:
+        result = out
+    if M == 0 or N == 0:
+        return result
+    for n, s in producers.items():
+        if s is not None and s != chosen:
+            check(library().mm_stream_wait(device, chosen, s))
+    (op_a, lda), (op_b, ldb), (op_c, ldc) = layout(a), layout(b), layout(c)
+    lib = library()
+    if op_c == 0:
+        status = lib.mm_gemm_async(kernel.encode(), op_a, op_b, M, N, K, alpha, a.ptr, lda, b.ptr, ldb, beta, c.ptr,
+                                   ldc, chosen)
+    else:  # out is column-major: out^T = op(B)^T op(A)^T, row-major N x M
+        status = lib.mm_gemm_async(kernel.encode(), 1 - op_b, 1 - op_a, N, M, K, alpha, b.ptr, ldb, a.ptr, lda, beta,
+                                   c.ptr, ldc, chosen)
+    check(status)
+    refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]
+    IN_FLIGHT.hold(device, chosen, refs)
+    return result

@@ -1,0 +1,143 @@
+"""CPU tier: GPU-array operands are validated before the GPU is touched. Stand-in objects export the interfaces:
+accepted ones get as far as the device (NoDeviceError, checked with every device hidden), malformed ones raise
+TypeError or ValueError. No real GPU array is needed."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import matmul_opt
+from matmul_opt import device_arrays
+
+
+class FakeCAI:
+    """An object with a __cuda_array_interface__ that points at nothing (never dereferenced here)."""
+
+    def __init__(self, shape=(4, 3), typestr="<f4", version=3, strides=None, readonly=False, stream=None, **extra):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "version": version, "strides": strides,
+                                         "data": (0x7F0000000000, readonly), "stream": stream, **extra}
+
+
+class FakeDLPack:
+    def __init__(self, device_type):
+        self.device_type = device_type
+
+    def __dlpack_device__(self):
+        return self.device_type, 0
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError("a non-CUDA operand must be refused before it is exported")
+
+
+def test_numpy_arrays_are_host_operands_and_interfaces_are_device_operands():
+    assert not device_arrays.is_device_array(np.ones((2, 2), np.float32))  # NumPy has __dlpack__ too
+    assert device_arrays.is_device_array(FakeCAI())
+    assert device_arrays.is_device_array(FakeDLPack(2))
+    assert not device_arrays.is_device_array([[1.0]])
+
+
+@pytest.mark.parametrize("iface, error, match", [
+    (dict(version=1), ValueError, "versions 2 and 3"),
+    (dict(shape=(2, 3, 4)), ValueError, "2-D"),
+    (dict(typestr="<f8"), TypeError, "expected float32"),
+    (dict(typestr="<i4"), TypeError, "expected float32"),
+    (dict(mask=(0, False)), ValueError, "mask"),
+    (dict(strides=(12, 2)), ValueError, "whole float32 elements"),
+    (dict(stream=0), ValueError, "stream 0"),
+], ids=["version-1", "3-D", "float64", "int32", "masked", "odd-strides", "stream-0"])
+def test_malformed_cuda_array_interfaces_are_refused(iface, error, match):
+    with pytest.raises(error, match=match):
+        matmul_opt.run("naive", FakeCAI(**iface), FakeCAI(shape=(3, 5)))
+
+
+@pytest.mark.parametrize("device_type, name", [(1, "CPU"), (3, "CUDA host"), (10, "ROCm")])
+def test_non_cuda_dlpack_devices_are_refused(device_type, name):
+    with pytest.raises(ValueError, match=f"DLPack {name}.* device, not a CUDA GPU"):
+        matmul_opt.run("naive", FakeDLPack(device_type), FakeCAI(shape=(3, 5)))
+
+
+def test_mixed_host_and_gpu_operands_are_refused():
+    with pytest.raises(ValueError, match="mixed host and GPU operands"):
+        matmul_opt.run("naive", FakeCAI(), np.ones((3, 5), np.float32))
+    with pytest.raises(ValueError, match="mixed host and GPU operands"):
+        matmul_opt.run("naive", np.ones((4, 3), np.float32), np.ones((3, 5), np.float32), out=FakeCAI(shape=(4, 5)))
+
+
+def test_out_and_scalars_are_checked():
+    A, B = FakeCAI(shape=(4, 3)), FakeCAI(shape=(3, 5))
+    with pytest.raises(ValueError, match="beta = 2.0 scales the C that out= holds"):
+        matmul_opt.run("naive", A, B, beta=2)
+    with pytest.raises(TypeError, match="alpha must be a real number"):
+        matmul_opt.run("naive", A, B, alpha="2")
+    with pytest.raises(ValueError, match=r"out has shape \(5, 4\), expected \(4, 5\)"):
+        matmul_opt.run("naive", A, B, out=FakeCAI(shape=(5, 4)))
+    with pytest.raises(ValueError, match="out is read-only"):
+        matmul_opt.run("naive", A, B, out=FakeCAI(shape=(4, 5), readonly=True))
+    with pytest.raises(ValueError, match="inner dimensions differ: A is 4x3 and B is 4x5"):
+        matmul_opt.run("naive", A, FakeCAI(shape=(4, 5)))
+    with pytest.raises(TypeError, match="stream must be a stream handle"):
+        matmul_opt.run("naive", A, B, stream="fast")
+    with pytest.raises(ValueError, match="stream= applies to GPU arrays"):
+        matmul_opt.run("naive", np.ones((4, 3), np.float32), np.ones((3, 5), np.float32), stream=0)
+
+
+def test_numpy_out_must_fit():
+    A, B = np.ones((4, 3), np.float32), np.ones((3, 5), np.float32)
+    with pytest.raises(ValueError, match="out has shape"):
+        matmul_opt.run("naive", A, B, out=np.empty((5, 4), np.float32))
+    frozen = np.empty((4, 5), np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="out is read-only"):
+        matmul_opt.run("naive", A, B, out=frozen)
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        matmul_opt.run("naive", A, B, out=np.empty((4, 5)))
+
+
+@pytest.mark.parametrize("shape, strides, expected", [
+    ((4, 3), (3, 1), (0, 3)),      # row-major
+    ((4, 3), (8, 1), (0, 8)),      # row slice of a wider matrix
+    ((4, 3), (1, 4), (1, 4)),      # column-major: the transpose of a row-major 3 x 4
+    ((4, 3), (1, 16), (1, 16)),
+    ((1, 3), (0, 1), (0, 3)),      # one row: its stride does not matter
+    ((4, 1), (1, 0), (0, 1)),      # one column
+    ((4, 3), (6, 2), None),        # neither rows nor columns contiguous
+    ((4, 3), (0, 1), None),        # broadcast rows
+])
+def test_layouts_map_to_op_and_leading_dimension(shape, strides, expected):
+    matrix = device_arrays.DeviceMatrix(None, 0, shape, strides)
+    assert device_arrays.layout(matrix) == expected
+
+
+def test_stream_handles():
+    class CupyLike:
+        ptr = 1234
+
+    class TorchLike:
+        cuda_stream = 0
+
+    assert device_arrays.stream_handle(5678) == 5678
+    assert device_arrays.stream_handle(CupyLike()) == 1234
+    assert device_arrays.stream_handle(TorchLike()) == device_arrays.LEGACY_STREAM  # 0: the legacy default stream
+    with pytest.raises(TypeError):
+        device_arrays.stream_handle(-1)
+
+
+def test_accepted_operands_reach_the_device():
+    """With every device hidden, a well-formed CAI operand gets as far as asking the library where it lives."""
+    code = (
+        "import matmul_opt\n"
+        "from test_cpu_device_arrays import FakeCAI\n"
+        "try:\n"
+        "    matmul_opt.run('naive', FakeCAI(shape=(4, 3)), FakeCAI(shape=(3, 5), version=2))\n"
+        "except matmul_opt.NoDeviceError as exc:\n"
+        "    print('NoDeviceError:', exc)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=os.path.dirname(__file__),
+                            env=dict(os.environ, CUDA_VISIBLE_DEVICES="",
+                                     PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(__file__)),
+                                                                 os.environ.get("PYTHONPATH", "")])))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("NoDeviceError: no usable CUDA device"), result.stdout
