@@ -209,6 +209,9 @@ def layout(matrix: DeviceMatrix) -> tuple[int, int] | None:
     return None
 
 
+_ALLOCATING_LIBRARIES = ("torch", "cupy", "numba")
+
+
 def allocate_like(x, shape: tuple[int, int], device: int):
     """A new float32 array of `shape` on GPU `device`, from x's own library."""
     library_name = _library_of(x)
@@ -226,8 +229,12 @@ def allocate_like(x, shape: tuple[int, int], device: int):
 
         with cuda.gpus[device]:
             return cuda.device_array(shape, dtype=np.float32)
-    raise ValueError(f"matmul_opt cannot allocate a result through {library_name} (it allocates through CuPy, "
-                     "PyTorch and Numba); pass out=, a writable float32 GPU array of the result's shape")
+    raise _cannot_allocate(library_name)
+
+
+def _cannot_allocate(library_name: str) -> ValueError:
+    return ValueError(f"matmul_opt cannot allocate a result through {library_name} (it allocates through CuPy, "
+                      "PyTorch and Numba); pass out=, a writable float32 GPU array of the result's shape")
 
 
 class _InFlight:
@@ -286,6 +293,8 @@ def _device_of(matrix: DeviceMatrix, name: str) -> int | None:
 def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     """run() for GPU arrays: enqueues out = alpha·A·B + beta·out and returns without waiting (see the module)."""
     IN_FLIGHT.collect()
+    if out is None and _library_of(A) not in _ALLOCATING_LIBRARIES:
+        raise _cannot_allocate(_library_of(A))
     explicit = None if stream is None else stream_handle(stream)
     names = {"A": A, "B": B, **({"out": out} if out is not None else {})}
     # CAI operands first: their producers' streams choose the stream of the work when stream= does not.
@@ -325,7 +334,10 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
         c = from_cuda_array_interface(result, "the result")
     else:
         result = out
-    if M == 0 or N == 0:
+    if M == 0 or N == 0:  # nothing to compute; the consumed DLPack tensors go back at once
+        for m in parsed.values():
+            for release in m.keepalive:
+                release()
         return result
     for n, s in producers.items():
         if s is not None and s != chosen:
