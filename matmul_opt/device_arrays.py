@@ -122,13 +122,19 @@ def from_cuda_array_interface(x, name: str) -> DeviceMatrix:
     return DeviceMatrix(x, int(ptr or 0), (rows, cols), (strides[0] // 4, strides[1] // 4), bool(readonly), stream)
 
 
-def from_dlpack(x, name: str, stream: int) -> DeviceMatrix:
-    """The matrix behind x.__dlpack__(stream=stream): the producer orders its pending writes before `stream`."""
+def dlpack_device(x, name: str) -> int:
+    """The GPU of a DLPack operand, from __dlpack_device__ (no export); ValueError for a non-CUDA device."""
     device_type, device_id = x.__dlpack_device__()
     if device_type not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
         where = _DLPACK_DEVICE_NAMES.get(int(device_type), f"type {device_type}")
         raise ValueError(f"{name} lives on a DLPack {where} device, not a CUDA GPU; move it to the GPU or pass a "
                          "NumPy array")
+    return int(device_id)
+
+
+def from_dlpack(x, name: str, stream: int) -> DeviceMatrix:
+    """The matrix behind x.__dlpack__(stream=stream): the producer orders its pending writes before `stream`."""
+    device_id = dlpack_device(x, name)
     capsule = x.__dlpack__(stream=stream)
     if not _capsule_is_valid(capsule, b"dltensor"):
         raise ValueError(f"{name}.__dlpack__() returned no usable DLPack capsule")
@@ -146,7 +152,7 @@ def from_dlpack(x, name: str, stream: int) -> DeviceMatrix:
     rows, cols = _check_shape(name, (tensor.shape[0], tensor.shape[1]))
     strides = (tensor.strides[0], tensor.strides[1]) if tensor.strides else (cols, 1)
     ptr = (tensor.data or 0) + tensor.byte_offset
-    return DeviceMatrix(x, ptr, (rows, cols), strides, device=int(device_id), keepalive=[release])
+    return DeviceMatrix(x, ptr, (rows, cols), strides, device=device_id, keepalive=[release])
 
 
 class _DLPackRelease:
@@ -293,14 +299,17 @@ def _device_of(matrix: DeviceMatrix, name: str) -> int | None:
 def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     """run() for GPU arrays: enqueues out = alpha·A·B + beta·out and returns without waiting (see the module)."""
     IN_FLIGHT.collect()
-    if out is None and _library_of(A) not in _ALLOCATING_LIBRARIES:
-        raise _cannot_allocate(_library_of(A))
     explicit = None if stream is None else stream_handle(stream)
     names = {"A": A, "B": B, **({"out": out} if out is not None else {})}
     # CAI operands first: their producers' streams choose the stream of the work when stream= does not.
     parsed = {n: from_cuda_array_interface(x, n) for n, x in names.items() if hasattr(x, "__cuda_array_interface__")}
     producers = {n: producer_stream(m) for n, m in parsed.items()}
     chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
+    for n, x in names.items():  # refusals that need no export come before any (an export must be given back)
+        if n not in parsed:
+            dlpack_device(x, n)
+    if out is None and "A" not in parsed and _library_of(A) not in _ALLOCATING_LIBRARIES:
+        raise _cannot_allocate(_library_of(A))
     for n, x in names.items():  # DLPack operands: their producers order their writes before the chosen stream
         if n not in parsed:
             parsed[n] = from_dlpack(x, n, chosen)
