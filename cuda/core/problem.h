@@ -39,8 +39,9 @@ inline bool vector_aligned(const GemmArgs& g) {
 }
 
 // The leading dimension the library gives the device copies it makes (host arrays, benchmark inputs): the
-// row length rounded up to 4 floats, so the vector path of every kernel applies to any shape.
-inline int64_t padded_ld(int64_t columns) { return (columns < 1 ? 1 : columns + 3) / 4 * 4; }
+// row length rounded up to 4 floats, so the vector path of every kernel applies to any shape (4 for an empty
+// row, which is still a valid leading dimension).
+inline int64_t padded_ld(int64_t columns) { return columns < 1 ? 4 : (columns + 3) / 4 * 4; }
 
 // Number of tiles of size `tile` covering n >= 1 elements; n - 1 avoids the overflow of n + tile - 1.
 __host__ __device__ __forceinline__ unsigned tiles_of(int n, int tile) { return unsigned((n - 1) / tile + 1); }
