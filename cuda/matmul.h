@@ -94,10 +94,9 @@ MM_API mm_status mm_current_device(int* device);
 MM_API mm_status mm_stream_wait(int device, void* stream, void* producer);
 
 /* A marker after the work enqueued so far on `stream` (of GPU `device`); mm_marker_finished tells whether that
- * work has finished, and releases the marker once it has (finished = 1). mm_marker_release drops one early. */
+ * work has finished, and releases the marker once it has (finished = 1). */
 MM_API mm_status mm_marker_record(int device, void* stream, void** marker);
 MM_API mm_status mm_marker_finished(void* marker, int* finished);
-MM_API mm_status mm_marker_release(void* marker);
 
 /* One entry point per registered kernel, mm_<name>_host and mm_<name>_device, with the arguments above
  * minus the kernel name. The list comes from the registry itself. */

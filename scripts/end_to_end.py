@@ -42,6 +42,18 @@ def per_call_seconds(call, calls: int, synchronize) -> float:
     return (time.perf_counter() - start) / calls
 
 
+def _torch():
+    import torch
+
+    return (lambda x: torch.from_numpy(x).cuda()), torch.cuda.synchronize
+
+
+def _cupy():
+    import cupy
+
+    return cupy.asarray, cupy.cuda.runtime.deviceSynchronize
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernel", default="best")
@@ -56,28 +68,17 @@ def main(argv=None) -> int:
     rows.append(("NumPy 64^3, run() per call", median_seconds(lambda: matmul_opt.run(k, *small), 200)))
     kernel_ms = matmul_opt.benchmark(k, 4096, 4096, 4096).ms
     rows.append((f"{k} kernel at 4096^3 (benchmark())", kernel_ms / 1e3))
-    try:
-        import torch
-
-        sync = torch.cuda.synchronize
-        tb, ts = [torch.from_numpy(x).cuda() for x in big], [torch.from_numpy(x).cuda() for x in small]
-        matmul_opt.run(k, *tb)
-        rows.append(("PyTorch 4096^3, run() + synchronize", median_seconds(lambda: matmul_opt.run(k, *tb), 10, sync)))
-        rows.append(("PyTorch 64^3, run() per call (enqueue)", per_call_seconds(lambda: matmul_opt.run(k, *ts), 2000, sync)))
-        rows.append(("PyTorch 64^3, a @ b per call (enqueue)", per_call_seconds(lambda: ts[0] @ ts[1], 2000, sync)))
-    except ImportError:
-        print("PyTorch is not installed: its rows are left out", file=sys.stderr)
-    try:
-        import cupy
-
-        sync = cupy.cuda.runtime.deviceSynchronize
-        cb, cs = [cupy.asarray(x) for x in big], [cupy.asarray(x) for x in small]
-        matmul_opt.run(k, *cb)
-        rows.append(("CuPy 4096^3, run() + synchronize", median_seconds(lambda: matmul_opt.run(k, *cb), 10, sync)))
-        rows.append(("CuPy 64^3, run() per call (enqueue)", per_call_seconds(lambda: matmul_opt.run(k, *cs), 2000, sync)))
-        rows.append(("CuPy 64^3, a @ b per call (enqueue)", per_call_seconds(lambda: cs[0] @ cs[1], 2000, sync)))
-    except ImportError:
-        print("CuPy is not installed: its rows are left out", file=sys.stderr)
+    for label, load in (("PyTorch", _torch), ("CuPy", _cupy)):
+        try:
+            to_device, synchronize = load()
+        except ImportError:
+            print(f"{label} is not installed: its rows are left out", file=sys.stderr)
+            continue
+        gb, gs = [to_device(x) for x in big], [to_device(x) for x in small]
+        matmul_opt.run(k, *gb)
+        rows.append((f"{label} 4096^3, run() + synchronize", median_seconds(lambda: matmul_opt.run(k, *gb), 10, synchronize)))
+        rows.append((f"{label} 64^3, run() per call (enqueue)", per_call_seconds(lambda: matmul_opt.run(k, *gs), 2000, synchronize)))
+        rows.append((f"{label} 64^3, a @ b per call (enqueue)", per_call_seconds(lambda: gs[0] @ gs[1], 2000, synchronize)))
     print(matmul_opt.device_info().name, f"kernel {k}")
     for label, seconds in rows:
         print(f"{label:<44}{seconds * 1e3:>10.3f} ms")

@@ -185,9 +185,4 @@ mm_status mm_marker_finished(void* marker, int* finished) {
     return mm_check_cuda(cudaEventDestroy(static_cast<cudaEvent_t>(marker)), "cudaEventDestroy");
 }
 
-mm_status mm_marker_release(void* marker) {
-    if (marker == nullptr) return MM_OK;
-    return mm_check_cuda(cudaEventDestroy(static_cast<cudaEvent_t>(marker)), "cudaEventDestroy");
-}
-
 }  // extern "C"
