@@ -32,7 +32,7 @@ if [ -n "$BASE" ]; then  # the library at BASE, built from its own tree
     step build-base bash -c "rm -rf /tmp/base && git worktree add -f -q /tmp/base $BASE && make -C /tmp/base -j16 > $OUT/build-base.log 2>&1"
 fi
 if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
-    step pytest bash -c "python3 -m pytest tests -q -rs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; grep -E '^(FAILED|ERROR)' $R/pytest-h200.log; tail -1 $R/pytest-h200.log"
+    step pytest bash -c "python3 -m pytest tests -q -rfEs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; grep -E '^(FAILED|ERROR)' $R/pytest-h200.log; tail -1 $R/pytest-h200.log"
     if [ -n "$BASE" ]; then
         step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt; tail -2 $OUT/ab.txt"
     fi
