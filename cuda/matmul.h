@@ -3,8 +3,9 @@
  * Every function returns an mm_status; on failure mm_last_error() gives this thread's message (CUDA's own
  * error string, or which argument was bad and its value). Matrices are row-major float32 with leading
  * dimensions (the distance, in elements, between the starts of consecutive rows): C = A·B with A M×K,
- * B K×N and C M×N. Work is enqueued on the calling thread's default stream (per-thread default streams),
- * and every entry point returns only after it has finished.
+ * B K×N and C M×N (mm_gemm_* take op(A), op(B) as well). Work is enqueued on the calling thread's default
+ * stream (per-thread default streams), and every entry point returns only after it has finished, except
+ * mm_gemm_async, mm_stream_wait and mm_marker_record, which enqueue on the stream they are given and return.
  */
 #ifndef MATMUL_OPT_MATMUL_H
 #define MATMUL_OPT_MATMUL_H
@@ -83,6 +84,13 @@ MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_
 MM_API mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
                                float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
                                float* C, int64_t ldc, void* stream);
+
+/* What mm_gemm_async checks before it enqueues anything (arguments, then pointers), with its arguments minus the
+ * stream (alpha and beta may be anything): MM_OK when it would take them, else the status and message it would give.
+ * Enqueues nothing: for callers that enqueue work of their own (stream waits) before the product. */
+MM_API mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
+                               const float* A, int64_t lda, const float* B, int64_t ldb, float beta, const float* C,
+                               int64_t ldc);
 
 /* The GPU that holds device memory at `p` (MM_ERR_INVALID_ARGUMENT when p is not device memory), and the calling
  * thread's current GPU. */

@@ -74,6 +74,8 @@ _SIGNATURES = {
                                ctypes.c_float, _fptr, _i64]),
     "mm_gemm_async": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64, ctypes.c_void_p]),
+    "mm_gemm_check": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
+                                ctypes.c_float, _fptr, _i64]),
     "mm_pointer_device": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),
     "mm_current_device": (_status, [ctypes.POINTER(_int)]),
     "mm_stream_wait": (_status, [_int, ctypes.c_void_p, ctypes.c_void_p]),

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import device_arrays
+from ._layout import INT_MAX, Operand, check_shape, gemm_arguments, layout
 from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
 from .accuracy import tolerance  # noqa: F401  (part of the API: matmul_opt.tolerance)
-
-_INT_MAX = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -89,29 +88,25 @@ def _check_matrix(name: str, array) -> np.ndarray:
             f"{name} must be a NumPy ndarray or a GPU array (one with __cuda_array_interface__ or DLPack), got "
             f"{type(array).__name__}; convert it with np.asarray({name}, dtype=np.float32)"
         )
-    if array.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (a matrix), got {array.ndim}-D with shape {array.shape}")
+    check_shape(name, array.shape)
     if array.dtype != np.float32:
         if not (np.issubdtype(array.dtype, np.number) or array.dtype == np.bool_):
             raise TypeError(f"{name} has non-numeric dtype {array.dtype}; only float32 matrices can be multiplied")
         if np.issubdtype(array.dtype, np.complexfloating):
             raise TypeError(f"{name} has complex dtype {array.dtype}; only real float32 matrices are supported")
         raise TypeError(f"{name} has dtype {array.dtype}, expected float32; convert it with {name}.astype(np.float32)")
-    for axis, size in enumerate(array.shape):
-        if size > _INT_MAX:
-            raise ValueError(f"{name}.shape[{axis}] = {size} exceeds the library's limit of {_INT_MAX}")
     return array
 
 
-def _host_layout(array: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """(array, op, leading dimension) for the host entry: rows contiguous (op N), columns contiguous (op T, the
-    transpose of a row-major matrix: Fortran order, .T views), or else a row-major copy."""
-    matrix = device_arrays.DeviceMatrix(array, 0, array.shape, tuple(s // array.itemsize for s in array.strides))
+def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
+    """The array the host entry reads and its (op, leading dimension, pointer): the array itself when its rows
+    (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
     if all(s % array.itemsize == 0 for s in array.strides):
-        found = device_arrays.layout(matrix)
+        found = layout(array.shape, tuple(s // array.itemsize for s in array.strides))
         if found is not None:
-            return array, found[0], found[1]
-    return np.ascontiguousarray(array), 0, max(array.shape[1], 1)
+            return array, (*found, array.ctypes.data)
+    copy = np.ascontiguousarray(array)
+    return copy, (0, max(array.shape[1], 1), copy.ctypes.data)
 
 
 def _check_scalar(name: str, value) -> float:
@@ -168,17 +163,11 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
         else:
             out *= np.float32(beta)
         return out
-    A, op_a, lda = _host_layout(A)
-    B, op_b, ldb = _host_layout(B)
-    C = np.empty((M, N), dtype=np.float32) if out is None else out
-    C, op_c, ldc = _host_layout(C)  # out with neither rows nor columns contiguous: a copy, written back below
-    if op_c == 0:
-        status = library().mm_gemm_host(kernel.encode(), op_a, op_b, M, N, K, alpha, A.ctypes.data, lda,
-                                        B.ctypes.data, ldb, beta, C.ctypes.data, ldc)
-    else:  # C is column-major: C^T = op(B)^T op(A)^T, row-major N x M
-        status = library().mm_gemm_host(kernel.encode(), 1 - op_b, 1 - op_a, N, M, K, alpha, B.ctypes.data, ldb,
-                                        A.ctypes.data, lda, beta, C.ctypes.data, ldc)
-    check(status)
+    A, a = _host_operand(A)
+    B, b = _host_operand(B)
+    # An out whose rows and columns are both strided is computed in a copy, written back below.
+    C, c = _host_operand(np.empty((M, N), dtype=np.float32) if out is None else out)
+    check(library().mm_gemm_host(kernel.encode(), *gemm_arguments(M, N, K, alpha, beta, a, b, c)))
     if out is None:
         return C
     if C is not out:
@@ -190,8 +179,8 @@ def benchmark(kernel: str, M: int, N: int, K: int, warmup: int = 3, repetitions:
     """Median kernel time at M x N x K on device-resident random inputs, timed with CUDA events."""
     _check_kernel(kernel)
     for name, value in (("M", M), ("N", N), ("K", K)):
-        if not isinstance(value, (int, np.integer)) or not 1 <= value <= _INT_MAX:
-            raise ValueError(f"{name} must be an integer in [1, {_INT_MAX}], got {value!r}")
+        if not isinstance(value, (int, np.integer)) or not 1 <= value <= INT_MAX:
+            raise ValueError(f"{name} must be an integer in [1, {INT_MAX}], got {value!r}")
     if warmup < 0 or repetitions < 1:
         raise ValueError(f"need warmup >= 0 and repetitions >= 1, got {warmup} and {repetitions}")
     ms = ctypes.c_double()

@@ -1,13 +1,15 @@
 """GPU arrays in, GPU arrays out: operands that export __cuda_array_interface__ (versions 2 and 3) or DLPack.
 
-run() hands such operands here. The product is enqueued with mm_gemm_async on one stream and returned without
-waiting: the stream given as `stream=`, else the producer's (CAI v3's `stream`, PyTorch's current stream), else
-the calling thread's default stream; every other producer stream is made to wait first, on the GPU. The result is
-an array of the first operand's own library (CuPy, PyTorch, Numba), allocated through it, unless `out=` is given.
-Transposed views run as op = T with no copy; other strides are made contiguous by the producer's library, on the
-GPU. The operands (and the result) are kept referenced until a marker after the work reports it finished, so
-deleting them right after the call is safe. Nothing here imports CuPy or PyTorch: a library is used only through
-the arrays it produced.
+run() hands such operands here. Everything is checked first, here and then by mm_gemm_check (what mm_gemm_async
+would refuse), so a refused call has enqueued nothing but the contiguous copies of operands with other strides.
+The product is enqueued with mm_gemm_async on one stream and returned without waiting: the stream given as
+`stream=`, else the producer's (CAI v3's `stream`, PyTorch's current stream), else the calling thread's default
+stream; every other producer stream is made to wait first, on the GPU. The result is an array of the first
+operand's own library (CuPy, PyTorch, Numba), allocated through it, unless `out=` is given. Transposed views run
+as op = T with no copy; other strides are made contiguous by the producer's library, on the GPU. The operands (and
+the result) are kept referenced until a marker after the work reports it finished, so deleting them right after
+the call is safe; consumed DLPack exports go back to their producers then, or at once when the call is refused.
+Nothing here imports CuPy or PyTorch: a library is used only through the arrays it produced.
 """
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._layout import Operand, check_shape, gemm_arguments, layout
 from ._library import check, library
 
-_INT_MAX = 2**31 - 1
 # DLPack device types (dlpack.h): CUDA memory, and memory managed across host and CUDA devices.
 _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
 _DLPACK_DEVICE_NAMES = {1: "CPU", 2: "CUDA", 3: "CUDA host (pinned)", 4: "OpenCL", 7: "Vulkan", 8: "Metal",
@@ -82,15 +84,6 @@ def _library_of(x) -> str:
     return type(x).__module__.split(".")[0]
 
 
-def _check_shape(name: str, shape) -> tuple[int, int]:
-    if len(shape) != 2:
-        raise ValueError(f"{name} must be 2-D (a matrix), got {len(shape)}-D with shape {tuple(shape)}")
-    for axis, size in enumerate(shape):
-        if size > _INT_MAX:
-            raise ValueError(f"{name}.shape[{axis}] = {size} exceeds the library's limit of {_INT_MAX}")
-    return int(shape[0]), int(shape[1])
-
-
 def _dtype_error(name: str, found: str, x) -> TypeError:
     hint = {"torch": f"{name}.float()", "cupy": f"{name}.astype(cupy.float32)"}.get(_library_of(x), "a float32 copy")
     return TypeError(f"{name} has dtype {found}, expected float32; convert it with {hint}")
@@ -106,7 +99,7 @@ def from_cuda_array_interface(x, name: str) -> DeviceMatrix:
         shape, typestr, (ptr, readonly) = iface["shape"], iface["typestr"], iface["data"]
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{name}'s __cuda_array_interface__ lacks shape, typestr or data: {exc}") from exc
-    rows, cols = _check_shape(name, shape)
+    rows, cols = check_shape(name, shape)
     if np.dtype(typestr) != np.float32:
         raise _dtype_error(name, np.dtype(typestr).name, x)
     if iface.get("mask") is not None:
@@ -141,17 +134,19 @@ def from_dlpack(x, name: str, stream: int) -> DeviceMatrix:
     managed = ctypes.cast(_capsule_get_pointer(capsule, b"dltensor"), ctypes.POINTER(_DLManagedTensor))
     _capsule_set_name(capsule, b"used_dltensor")  # consumed: the capsule no longer frees it, release() does
     release = _DLPackRelease(managed)
-    tensor = managed.contents.dl_tensor
-    if tensor.ndim != 2:
+    try:
+        tensor = managed.contents.dl_tensor
+        if tensor.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (a matrix), got {tensor.ndim}-D")
+        dtype = tensor.dtype
+        if (dtype.code, dtype.bits, dtype.lanes) != (2, 32, 1):  # kDLFloat, 32 bits, 1 lane
+            raise _dtype_error(name, f"DLPack code {dtype.code}, {dtype.bits} bits x {dtype.lanes}", x)
+        rows, cols = check_shape(name, (tensor.shape[0], tensor.shape[1]))
+        strides = (tensor.strides[0], tensor.strides[1]) if tensor.strides else (cols, 1)
+        ptr = (tensor.data or 0) + tensor.byte_offset
+    except BaseException:
         release()
-        raise ValueError(f"{name} must be 2-D (a matrix), got {tensor.ndim}-D")
-    dtype = tensor.dtype
-    if (dtype.code, dtype.bits, dtype.lanes) != (2, 32, 1):  # kDLFloat, 32 bits, 1 lane
-        release()
-        raise _dtype_error(name, f"DLPack code {dtype.code}, {dtype.bits} bits x {dtype.lanes}", x)
-    rows, cols = _check_shape(name, (tensor.shape[0], tensor.shape[1]))
-    strides = (tensor.strides[0], tensor.strides[1]) if tensor.strides else (cols, 1)
-    ptr = (tensor.data or 0) + tensor.byte_offset
+        raise
     return DeviceMatrix(x, ptr, (rows, cols), strides, device=device_id, keepalive=[release])
 
 
@@ -204,15 +199,17 @@ def contiguous_copy(x, name: str):
                      "(its library's ascontiguousarray or .contiguous())")
 
 
-def layout(matrix: DeviceMatrix) -> tuple[int, int] | None:
-    """(op, leading dimension) of a matrix whose rows or columns are contiguous; None otherwise."""
-    rows, cols = matrix.shape
-    row_stride, column_stride = matrix.strides
-    if (cols <= 1 or column_stride == 1) and (rows <= 1 or row_stride >= cols):
-        return 0, max(row_stride if rows > 1 else cols, cols, 1)
-    if (rows <= 1 or row_stride == 1) and (cols <= 1 or column_stride >= rows):
-        return 1, max(column_stride if cols > 1 else rows, rows, 1)
-    return None
+def _operand(matrix: DeviceMatrix) -> Operand | None:
+    """(op, leading dimension, pointer) of a matrix whose rows or columns are contiguous; None otherwise."""
+    found = layout(matrix.shape, matrix.strides)
+    return None if found is None else (*found, matrix.ptr)
+
+
+def _release_exports(parsed: dict[str, DeviceMatrix]) -> None:
+    """Gives the consumed DLPack tensors back to their producers (their deleters run once)."""
+    for matrix in parsed.values():
+        for release in matrix.keepalive:
+            release()
 
 
 _ALLOCATING_LIBRARIES = ("torch", "cupy", "numba")
@@ -283,7 +280,7 @@ def _current_device() -> int:
     return device.value
 
 
-def _device_of(matrix: DeviceMatrix, name: str) -> int | None:
+def _device_of(matrix: DeviceMatrix) -> int | None:
     if matrix.device is not None:
         return matrix.device
     if matrix.ptr == 0:  # an empty array: no memory to ask about, but its library may know its GPU
@@ -300,19 +297,34 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     """run() for GPU arrays: enqueues out = alpha·A·B + beta·out and returns without waiting (see the module)."""
     IN_FLIGHT.collect()
     explicit = None if stream is None else stream_handle(stream)
-    names = {"A": A, "B": B, **({"out": out} if out is not None else {})}
+    operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
     # CAI operands first: their producers' streams choose the stream of the work when stream= does not.
-    parsed = {n: from_cuda_array_interface(x, n) for n, x in names.items() if hasattr(x, "__cuda_array_interface__")}
+    parsed = {n: from_cuda_array_interface(x, n) for n, x in operands.items() if hasattr(x, "__cuda_array_interface__")}
     producers = {n: producer_stream(m) for n, m in parsed.items()}
     chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
-    for n, x in names.items():  # refusals that need no export come before any (an export must be given back)
+    for n, x in operands.items():  # refusals that need no export come before any (an export must be given back)
         if n not in parsed:
             dlpack_device(x, n)
     if out is None and "A" not in parsed and _library_of(A) not in _ALLOCATING_LIBRARIES:
         raise _cannot_allocate(_library_of(A))
-    for n, x in names.items():  # DLPack operands: their producers order their writes before the chosen stream
-        if n not in parsed:
-            parsed[n] = from_dlpack(x, n, chosen)
+    try:
+        for n, x in operands.items():  # DLPack operands: their producers order their writes before the chosen stream
+            if n not in parsed:
+                parsed[n] = from_dlpack(x, n, chosen)
+        result, refs, device = _enqueue(kernel, A, out, parsed, producers, chosen, alpha, beta)
+    except BaseException:  # refused, or failed before the product was enqueued: the exports go back now
+        _release_exports(parsed)
+        raise
+    if refs is not None:
+        IN_FLIGHT.hold(device, chosen, refs)
+    return result
+
+
+def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: dict[str, int | None], chosen: int,
+             alpha: float, beta: float) -> tuple[object, list | None, int]:
+    """gemm() once every operand is parsed: the remaining checks, then the product, enqueued on `chosen`.
+    Returns the result, what must stay referenced until the work finishes (None: nothing was enqueued) and the
+    GPU."""
     a, b = parsed["A"], parsed["B"]
     (M, K), (K2, N) = a.shape, b.shape
     if K != K2:
@@ -323,9 +335,9 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
             raise ValueError(f"out has shape {c.shape}, expected {(M, N)} (A's rows by B's columns)")
         if c.readonly:
             raise ValueError("out is read-only; pass a writable float32 GPU array")
-        if layout(c) is None:
+        if _operand(c) is None:
             raise ValueError("out must have its rows or its columns contiguous")
-    devices = {n: _device_of(m, n) for n, m in parsed.items()}
+    devices = {n: _device_of(m) for n, m in parsed.items()}
     known = {d for d in devices.values() if d is not None}
     if len(known) > 1:
         raise ValueError("the operands lie on different GPUs (" + ", ".join(f"{n} on {d}" for n, d in devices.items())
@@ -333,10 +345,11 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     device = known.pop() if known else _current_device()
     refs: list = []
     for n in ("A", "B"):
-        if layout(parsed[n]) is None:  # neither rows nor columns contiguous: a contiguous copy, on the GPU
-            copy = contiguous_copy(parsed[n].owner, n)
+        if _operand(parsed[n]) is None:  # neither rows nor columns contiguous: a contiguous copy, on the GPU
+            copied = from_cuda_array_interface(contiguous_copy(parsed[n].owner, n), n)
+            copied.keepalive += parsed[n].keepalive  # an export of the original still goes back with the work
             refs.append(parsed[n].owner)
-            parsed[n] = from_cuda_array_interface(copy, n)
+            parsed[n] = copied
     a, b = parsed["A"], parsed["B"]
     if c is None:
         result = allocate_like(A, (M, N), device)
@@ -344,22 +357,13 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     else:
         result = out
     if M == 0 or N == 0:  # nothing to compute; the consumed DLPack tensors go back at once
-        for m in parsed.values():
-            for release in m.keepalive:
-                release()
-        return result
-    for n, s in producers.items():
-        if s is not None and s != chosen:
-            check(library().mm_stream_wait(device, chosen, s))
-    (op_a, lda), (op_b, ldb), (op_c, ldc) = layout(a), layout(b), layout(c)
+        _release_exports(parsed)
+        return result, None, device
+    arguments = gemm_arguments(M, N, K, alpha, beta, _operand(a), _operand(b), _operand(c))
     lib = library()
-    if op_c == 0:
-        status = lib.mm_gemm_async(kernel.encode(), op_a, op_b, M, N, K, alpha, a.ptr, lda, b.ptr, ldb, beta, c.ptr,
-                                   ldc, chosen)
-    else:  # out is column-major: out^T = op(B)^T op(A)^T, row-major N x M
-        status = lib.mm_gemm_async(kernel.encode(), 1 - op_b, 1 - op_a, N, M, K, alpha, b.ptr, ldb, a.ptr, lda, beta,
-                                   c.ptr, ldc, chosen)
-    check(status)
+    check(lib.mm_gemm_check(kernel.encode(), *arguments))  # what the C entry refuses, refused before the waits
+    for s in set(producers.values()) - {None, chosen}:
+        check(lib.mm_stream_wait(device, chosen, s))
+    check(lib.mm_gemm_async(kernel.encode(), *arguments, chosen))
     refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]
-    IN_FLIGHT.hold(device, chosen, refs)
-    return result
+    return result, refs, device

@@ -165,14 +165,14 @@ class TestCBoundary:
         status = getattr(lib, entry)(*arguments, *([None] if entry == "mm_gemm_async" else []))
         return status, lib.mm_last_error().decode()
 
-    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async"])
+    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async", "mm_gemm_check"])
     def test_op_flags_are_checked(self, entry):
         status, message = self.gemm(op_a=7, entry=entry)
         assert status == 1 and "op_a = 7 is neither MM_OP_N (0) nor MM_OP_T (1)" in message
         status, message = self.gemm(op_b=-1, entry=entry)
         assert status == 1 and "op_b = -1" in message
 
-    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async"])
+    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async", "mm_gemm_check"])
     def test_leading_dimensions_are_those_of_the_stored_matrices(self, entry):
         # op(A) = T: A is stored K x M = 2 x 3, so lda must reach 3.
         status, message = self.gemm(op_a=1, lda=2, entry=entry)

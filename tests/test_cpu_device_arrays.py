@@ -1,6 +1,7 @@
 """CPU tier: GPU-array operands are validated before the GPU is touched. Stand-in objects export the interfaces:
 accepted ones get as far as the device (NoDeviceError, checked with every device hidden), malformed ones raise
 TypeError or ValueError. No real GPU array is needed."""
+import ctypes
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt import device_arrays
+from matmul_opt import _layout, device_arrays
 
 
 class FakeCAI:
@@ -29,6 +30,44 @@ class FakeDLPack:
 
     def __dlpack__(self, stream=None):
         raise AssertionError("a non-CUDA operand must be refused before it is exported")
+
+
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(device_arrays._DLManagedTensor))
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype, _capsule_new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+
+class FakeCudaDLPack:
+    """A DLPack exporter of a CUDA float32 tensor that points at nothing; `returned` records each deleter call."""
+
+    def __init__(self, name, shape, returned):
+        self.shape = (ctypes.c_int64 * len(shape))(*shape)
+        self.managed = device_arrays._DLManagedTensor()
+        tensor = self.managed.dl_tensor
+        tensor.data, tensor.ndim, tensor.shape = 0x7F0000000000, len(shape), self.shape
+        tensor.device.device_type, tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes = 2, 2, 32, 1
+        self.deleter = _DELETER(lambda _: returned.append(name))
+        self.managed.deleter = self.deleter
+
+    def __dlpack_device__(self):
+        return 2, 0
+
+    def __dlpack__(self, stream=None):
+        return _capsule_new(ctypes.addressof(self.managed), b"dltensor", None)
+
+
+@pytest.mark.parametrize("shapes, match, exported", [
+    (((4, 3), (4, 5), (4, 5)), "inner dimensions differ", ["A", "B", "out"]),
+    (((4, 3), (3, 5), (5, 4)), "out has shape", ["A", "B", "out"]),
+    (((4, 3), (3, 5, 1), (4, 5)), "B must be 2-D", ["A", "B"]),  # out is exported after B, so never
+    (((4, 3), (3, 2**31), (4, 5)), "exceeds the library's limit", ["A", "B"]),
+], ids=["inner", "out-shape", "3-D", "too-large"])
+def test_a_refused_call_gives_every_dlpack_export_back(shapes, match, exported):
+    returned = []
+    A, B, out = (FakeCudaDLPack(name, shape, returned) for name, shape in zip(("A", "B", "out"), shapes))
+    with pytest.raises(ValueError, match=match):
+        matmul_opt.run("naive", A, B, out=out)
+    assert sorted(returned) == exported
 
 
 def test_numpy_arrays_are_host_operands_and_interfaces_are_device_operands():
@@ -106,8 +145,7 @@ def test_numpy_out_must_fit():
     ((4, 3), (0, 1), None),        # broadcast rows
 ])
 def test_layouts_map_to_op_and_leading_dimension(shape, strides, expected):
-    matrix = device_arrays.DeviceMatrix(None, 0, shape, strides)
-    assert device_arrays.layout(matrix) == expected
+    assert _layout.layout(shape, strides) == expected
 
 
 def test_stream_handles():

@@ -284,3 +284,19 @@ def test_pointer_device_and_markers():
         if done.value:
             break
     assert done.value == 1
+
+
+def test_gemm_check_refuses_what_the_async_entry_refuses_and_enqueues_nothing():
+    lib = _library.library()
+    A, B, C = rand(8, 8), rand(8, 8), rand(8, 8)
+    before = C.clone()
+
+    def check(a, c):
+        return lib.mm_gemm_check(b"best", 0, 0, 8, 8, 8, 1.0, a, 8, B.data_ptr(), 8, 0.0, c, 8)
+
+    assert check(A.data_ptr(), C.data_ptr()) == 0
+    assert check(A.data_ptr(), A.data_ptr()) == 1 and "C overlaps A" in lib.mm_last_error().decode()
+    host_a = A.cpu().numpy()
+    assert check(host_a.ctypes.data, C.data_ptr()) == 1 and "not device memory" in lib.mm_last_error().decode()
+    torch.cuda.synchronize()
+    assert torch.equal(C, before)

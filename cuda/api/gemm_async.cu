@@ -1,4 +1,5 @@
-// The asynchronous entry (mm_gemm_async) and the stream helpers its callers order their work with.
+// The asynchronous entry (mm_gemm_async), its checks alone (mm_gemm_check) and the stream helpers its callers
+// order their work with.
 //
 // Every registered kernel computes C = A·B with row-major operands; op = T operands are rearranged into
 // row-major workspaces first, and alpha, beta by a pass over C after the product went to a workspace (both in
@@ -98,15 +99,23 @@ mm_status record_event(int device, void* stream, CurrentDevice& current, cudaEve
     return status;
 }
 
+// Everything the asynchronous entry checks before it enqueues: the arguments, then (unless C is empty) the
+// pointers, whose GPU goes to *device.
+mm_status check_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A,
+                     int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc, int* device) {
+    MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
+    if (M == 0 || N == 0) return MM_OK;
+    return common_device(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, device);
+}
+
 }  // namespace
 
 mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                        cudaStream_t stream) {
-    MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
-    if (M == 0 || N == 0) return MM_OK;
     int device = 0;
-    MM_TRY(common_device(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device));
+    MM_TRY(check_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device));
+    if (M == 0 || N == 0) return MM_OK;
     CurrentDevice current;
     MM_TRY(current.enter(device));
     if (K == 0 || alpha == 0.0f) return gemm::launch_scale_add(nullptr, 0, 0.0f, beta, C, ldc, M, N, stream);
@@ -138,6 +147,13 @@ mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, i
                         void* stream) {
     return enqueue_gemm(registry_find(kernel), op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
                         static_cast<cudaStream_t>(stream));
+}
+
+mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float /*alpha*/,
+                        const float* A, int64_t lda, const float* B, int64_t ldb, float /*beta*/, const float* C,
+                        int64_t ldc) {
+    int device = 0;
+    return check_gemm(registry_find(kernel), op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device);
 }
 
 mm_status mm_pointer_device(const void* p, int* device) {

@@ -66,8 +66,3 @@ mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_
     MM_TRY(check_pointer("C", C, M * N));
     return ready_to_run(entry);
 }
-
-mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                   const float* B, int64_t ldb, const float* C, int64_t ldc) {
-    return validate_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, A, lda, B, ldb, C, ldc);
-}

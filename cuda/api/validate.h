@@ -14,7 +14,3 @@ mm_status ready_to_run(const KernelEntry* entry);
 // Checks the op flags, dimensions, leading dimensions (of the stored matrices) and pointers, then ready_to_run.
 mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
                         const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc);
-
-// validate_gemm of C = A·B (both MM_OP_N).
-mm_status validate(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                   const float* B, int64_t ldb, const float* C, int64_t ldc);

@@ -53,7 +53,7 @@ struct FfmaTileType {
 struct ConfigDesc {
     const char* name;  // the stable identity: best's table and the tuner name configurations by it
     BlockShape block;
-    int threads, stages, blocks_per_sm;
+    int blocks_per_sm;  // resident blocks per SM (the split-K schedule counts slots with it)
     bool splits_k;  // launch's `splits` runs K slices (split-K); otherwise can_run accepts only splits = 1
     // Whether this configuration itself can run g over `splits` K slices here; null: always.
     bool (*can_run)(const GemmArgs& g, int splits);
@@ -67,8 +67,12 @@ struct ConfigDesc {
 template <FfmaTile kTile>
 constexpr ConfigDesc describe(const char* name, bool splits_k, bool (*can_run)(const GemmArgs&, int),
                               mm_status (*launch)(const GemmArgs&, int, cudaStream_t), const ConfigDesc* fallback) {
-    return {name, kTile.block, kTile.threads(), kTile.stages, kTile.min_blocks_per_sm, splits_k, can_run, launch,
-            fallback};
+    return {name, kTile.block, kTile.min_blocks_per_sm, splits_k, can_run, launch, fallback};
+}
+
+// Output tiles of g in `block` tiles.
+inline int64_t output_tiles(const GemmArgs& g, BlockShape block) {
+    return int64_t(tiles_of(g.M, block.m)) * tiles_of(g.N, block.n);
 }
 
 // Runs `config`, or the first configuration down its fallback chain that can run g over `splits` slices.

@@ -123,17 +123,15 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     while (row < kRowCount - 1 && mn_per_sm > best_table::kRows[row].max_mn_per_sm) ++row;
     const ConfigDesc* config = runnable(configs[row], g);
     for (;;) {
-        const int64_t tiles = int64_t(tiles_of(g.M, config->block.m)) * tiles_of(g.N, config->block.n);
+        const int64_t tiles = gemm::output_tiles(g, config->block);
         const int64_t slots = ((tiles - 1) / sms + 1) * sms;
         const ConfigDesc* smaller = step_down(config);
         if (smaller == nullptr || tiles * 100 >= slots * kMinWaveEfficiencyPct) break;
         config = runnable(smaller, g);
     }
     int splits = 1;
-    if (config->splits_k && g.K >= kSplitMinK) {
-        const int64_t tiles = int64_t(tiles_of(g.M, config->block.m)) * tiles_of(g.N, config->block.n);
-        splits = gemm::choose_splits(tiles, g.K, sms, config->blocks_per_sm);
-    }
+    if (config->splits_k && g.K >= kSplitMinK)
+        splits = gemm::choose_splits(gemm::output_tiles(g, config->block), g.K, sms, config->blocks_per_sm);
     *choice = {config, splits};
     return MM_OK;
 }

@@ -20,6 +20,6 @@ mm_status launch_splitk(const GemmArgs& g, cudaStream_t stream) {
     const gemm::ConfigDesc& config = pipelined::k64x64x16;
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    const int64_t tiles = int64_t(tiles_of(g.M, config.block.m)) * tiles_of(g.N, config.block.n);
-    return gemm::launch_config(config, g, gemm::choose_splits(tiles, g.K, sms, config.blocks_per_sm), stream);
+    const int splits = gemm::choose_splits(gemm::output_tiles(g, config.block), g.K, sms, config.blocks_per_sm);
+    return gemm::launch_config(config, g, splits, stream);
 }

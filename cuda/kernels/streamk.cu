@@ -106,9 +106,9 @@ mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
     MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    const int64_t tiles = int64_t(tiles_of(g.M, kTile.block.m)) * tiles_of(g.N, kTile.block.n);
     int grid = 0;
-    const gemm::StreamKSchedule s = gemm::plan_stream_k(tiles, int(tiles_of(g.K, kTile.block.k)),
+    const gemm::StreamKSchedule s = gemm::plan_stream_k(gemm::output_tiles(g, kTile.block),
+                                                        int(tiles_of(g.K, kTile.block.k)),
                                                         sms * kTile.min_blocks_per_sm, kTailPieces, &grid);
 
     // A workspace only when some tile is split: one slot of partial sums per stream-K block, then their flags
