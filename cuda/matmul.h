@@ -68,11 +68,21 @@ MM_API mm_status mm_matmul_host(const char* kernel, int64_t M, int64_t N, int64_
 MM_API mm_status mm_matmul_device(const char* kernel, int64_t M, int64_t N, int64_t K, const float* A,
                                   int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
 
-/* C = alpha·op(A)·op(B) + beta·C on host arrays (the layouts of mm_gemm_async): A, B and, when beta != 0, C are
- * copied to the device as stored, C back; returns when C holds the result. */
+/* C = alpha·op(A)·op(B) + beta·C on host arrays (the layouts of mm_gemm_async); returns when C holds the result.
+ * The copies are streamed: B goes to the device first, then row panels of op(A) (and of C when beta != 0) go up,
+ * are multiplied and come back as panels of C while the next panel goes up. Pageable memory is staged through
+ * pinned buffers that the library keeps for later calls, filled and emptied by several CPU threads; pinned memory
+ * (mm_host_alloc, cudaHostAlloc, cudaHostRegister) is copied where it lies, at the host link's full speed. Panel
+ * heights depend on the shape alone: the same inputs give the same result, bit for bit. */
 MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                               const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
                               int64_t ldc);
+
+/* Pinned (page-locked) host memory of at least `bytes` bytes, usable with every GPU, for arrays the host path copies
+ * at DMA speed; given back with mm_host_free (which takes NULL too), which keeps up to 2 GiB of freed blocks for
+ * later requests of the same size (rounded up to 2 MiB), since pinning memory takes milliseconds. */
+MM_API mm_status mm_host_alloc(uint64_t bytes, void** p);
+MM_API mm_status mm_host_free(void* p);
 
 /* C = alpha·op(A)·op(B) + beta·C on device pointers, enqueued on `stream` (a cudaStream_t: NULL is the calling
  * thread's default stream; cudaStreamLegacy and cudaStreamPerThread are accepted too); returns without waiting.

@@ -14,6 +14,7 @@ from ._library import (
     NoDeviceError,
 )
 from . import report
+from .pinned import empty_pinned
 from .api import (
     BenchmarkResult,
     DeviceInfo,
@@ -39,6 +40,7 @@ __all__ = [
     "NoDeviceError",
     "benchmark",
     "device_info",
+    "empty_pinned",
     "kernel_available",
     "kernel_names",
     "kernels",

@@ -81,6 +81,8 @@ _SIGNATURES = {
     "mm_stream_wait": (_status, [_int, ctypes.c_void_p, ctypes.c_void_p]),
     "mm_marker_record": (_status, [_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]),
     "mm_marker_finished": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),
+    "mm_host_alloc": (_status, [ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]),
+    "mm_host_free": (_status, [ctypes.c_void_p]),
     "mm_best_config_count": (_int, []),
     "mm_best_config_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
     "mm_best_force": (_status, [_int, _int]),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import device_arrays
+from . import device_arrays, pinned
 from ._layout import INT_MAX, Operand, check_shape, gemm_arguments, layout
 from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
 from .accuracy import tolerance  # noqa: F401  (part of the API: matmul_opt.tolerance)
@@ -74,12 +74,16 @@ def kernel_names() -> list[str]:
     return [info.name for info in kernels()]
 
 
+@functools.lru_cache(maxsize=None)
+def _known_names() -> frozenset[str]:
+    return frozenset(kernel_names())
+
+
 def _check_kernel(kernel) -> None:
     if not isinstance(kernel, str):
         raise TypeError(f"kernel must be a kernel name (str), got {type(kernel).__name__}")
-    names = kernel_names()
-    if kernel not in names:
-        raise ValueError(f"unknown kernel {kernel!r}; valid kernels: {', '.join(names)}")
+    if kernel not in _known_names():
+        raise ValueError(f"unknown kernel {kernel!r}; valid kernels: {', '.join(kernel_names())}")
 
 
 def _check_matrix(name: str, array) -> np.ndarray:
@@ -101,6 +105,8 @@ def _check_matrix(name: str, array) -> np.ndarray:
 def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
     """The array the host entry reads and its (op, leading dimension, pointer): the array itself when its rows
     (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
+    if array.flags.c_contiguous:  # the common case, without the general stride analysis
+        return array, (0, max(array.shape[1], 1), array.ctypes.data)
     if all(s % array.itemsize == 0 for s in array.strides):
         found = layout(array.shape, tuple(s // array.itemsize for s in array.strides))
         if found is not None:
@@ -166,7 +172,7 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     A, a = _host_operand(A)
     B, b = _host_operand(B)
     # An out whose rows and columns are both strided is computed in a copy, written back below.
-    C, c = _host_operand(np.empty((M, N), dtype=np.float32) if out is None else out)
+    C, c = _host_operand(pinned.result_array((M, N)) if out is None else out)
     check(library().mm_gemm_host(kernel.encode(), *gemm_arguments(M, N, K, alpha, beta, a, b, c)))
     if out is None:
         return C

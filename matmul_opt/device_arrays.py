@@ -13,6 +13,7 @@ Nothing here imports CuPy or PyTorch: a library is used only through the arrays 
 """
 from __future__ import annotations
 
+import collections
 import ctypes
 import threading
 from dataclasses import dataclass, field
@@ -63,7 +64,13 @@ def is_device_array(x) -> bool:
     """True for objects that export __cuda_array_interface__ or DLPack (NumPy arrays are host arrays)."""
     if isinstance(x, np.ndarray):
         return False
+    if _is_cuda_tensor(x):  # PyTorch builds its interface dict in Python on every access: ask it directly
+        return True
     return hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"))
+
+
+def _is_cuda_tensor(x) -> bool:
+    return _library_of(x) == "torch" and getattr(x, "is_cuda", False) is True
 
 
 @dataclass
@@ -113,6 +120,48 @@ def from_cuda_array_interface(x, name: str) -> DeviceMatrix:
     if stream == 0:
         raise ValueError(f"{name}'s __cuda_array_interface__ names stream 0, which the interface disallows")
     return DeviceMatrix(x, int(ptr or 0), (rows, cols), (strides[0] // 4, strides[1] // 4), bool(readonly), stream)
+
+
+def from_torch(x, name: str) -> DeviceMatrix:
+    """The matrix behind a PyTorch CUDA tensor, read from the tensor's own attributes (what its
+    __cuda_array_interface__ reports, at a fraction of the cost)."""
+    import torch  # already imported: x is a tensor
+
+    rows, cols = check_shape(name, tuple(x.shape))
+    if x.dtype != torch.float32:
+        raise _dtype_error(name, str(x.dtype).removeprefix("torch."), x)
+    if x.requires_grad:
+        raise ValueError(f"{name} requires grad, and matmul_opt records no autograd graph; pass {name}.detach()")
+    return DeviceMatrix(x, x.data_ptr(), (rows, cols), tuple(x.stride()), device=x.device.index)
+
+
+def from_cupy(x, name: str) -> DeviceMatrix:
+    """The matrix behind a CuPy array, read from its attributes; its producer stream is CuPy's current stream (what
+    its __cuda_array_interface__ v3 names)."""
+    import cupy  # already imported: x is a CuPy array
+
+    rows, cols = check_shape(name, x.shape)
+    if x.dtype != np.float32:
+        raise _dtype_error(name, x.dtype.name, x)
+    strides = x.strides
+    if any(s % 4 for s in strides):
+        raise ValueError(f"{name} has strides {tuple(strides)} bytes, not whole float32 elements")
+    stream = cupy.cuda.get_current_stream().ptr or LEGACY_STREAM
+    return DeviceMatrix(x, x.data.ptr, (rows, cols), (strides[0] // 4, strides[1] // 4), stream=stream,
+                        device=x.device.id)
+
+
+def from_array_interface(x, name: str) -> DeviceMatrix | None:
+    """The matrix of an operand that needs no DLPack export: PyTorch and CuPy arrays, read directly, and other
+    __cuda_array_interface__ exporters; None for an operand that only DLPack describes."""
+    library_name = _library_of(x)
+    if library_name == "torch" and _is_cuda_tensor(x):
+        return from_torch(x, name)
+    if library_name == "cupy" and type(x).__name__ == "ndarray":
+        return from_cupy(x, name)
+    if hasattr(x, "__cuda_array_interface__"):
+        return from_cuda_array_interface(x, name)
+    return None
 
 
 def dlpack_device(x, name: str) -> int:
@@ -182,7 +231,7 @@ def producer_stream(matrix: DeviceMatrix) -> int | None:
     if _library_of(matrix.owner) == "torch":
         import torch  # already imported: the operand is a torch tensor
 
-        return stream_handle(torch.cuda.current_stream(matrix.owner.device).cuda_stream)
+        return stream_handle(torch.cuda.current_stream(matrix.device).cuda_stream)
     return None
 
 
@@ -221,7 +270,7 @@ def allocate_like(x, shape: tuple[int, int], device: int):
     if library_name == "torch":
         import torch
 
-        return torch.empty(shape, dtype=torch.float32, device=f"cuda:{device}")
+        return torch.empty(shape, dtype=torch.float32, device=x.device if x.device.index == device else device)
     if library_name == "cupy":
         import cupy
 
@@ -245,7 +294,7 @@ class _InFlight:
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._batches: list[tuple[int, list]] = []
+        self._batches: collections.deque[tuple[int, list]] = collections.deque()
 
     def hold(self, device: int, stream: int, refs: list) -> None:
         marker = ctypes.c_void_p()
@@ -254,16 +303,16 @@ class _InFlight:
             self._batches.append((marker.value, refs))
 
     def collect(self) -> None:
-        """Drops the batches whose work has finished."""
-        finished, pending = [], []
+        """Drops the oldest batches whose work has finished, up to the first that has not (work finishes mostly in
+        the order it was enqueued; a later batch that finished first waits for the next call)."""
+        finished = []
+        done = ctypes.c_int()
         with self._lock:
-            batches, self._batches = self._batches, []
-        for marker, refs in batches:
-            done = ctypes.c_int()
-            check(library().mm_marker_finished(marker, ctypes.byref(done)))
-            (finished if done.value else pending).append((marker, refs))
-        with self._lock:
-            self._batches[:0] = pending
+            while self._batches:
+                check(library().mm_marker_finished(self._batches[0][0], ctypes.byref(done)))
+                if not done.value:
+                    break
+                finished.append(self._batches.popleft())
         for _, refs in finished:
             for ref in refs:
                 if isinstance(ref, _DLPackRelease):
@@ -298,8 +347,8 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     IN_FLIGHT.collect()
     explicit = None if stream is None else stream_handle(stream)
     operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
-    # CAI operands first: their producers' streams choose the stream of the work when stream= does not.
-    parsed = {n: from_cuda_array_interface(x, n) for n, x in operands.items() if hasattr(x, "__cuda_array_interface__")}
+    # Operands that need no export first: their producers' streams choose the stream of the work when stream= does not.
+    parsed = {n: m for n, m in ((n, from_array_interface(x, n)) for n, x in operands.items()) if m is not None}
     producers = {n: producer_stream(m) for n, m in parsed.items()}
     chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
     for n, x in operands.items():  # refusals that need no export come before any (an export must be given back)
@@ -346,14 +395,14 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
     refs: list = []
     for n in ("A", "B"):
         if _operand(parsed[n]) is None:  # neither rows nor columns contiguous: a contiguous copy, on the GPU
-            copied = from_cuda_array_interface(contiguous_copy(parsed[n].owner, n), n)
+            copied = from_array_interface(contiguous_copy(parsed[n].owner, n), n)
             copied.keepalive += parsed[n].keepalive  # an export of the original still goes back with the work
             refs.append(parsed[n].owner)
             parsed[n] = copied
     a, b = parsed["A"], parsed["B"]
     if c is None:
         result = allocate_like(A, (M, N), device)
-        c = from_cuda_array_interface(result, "the result")
+        c = from_array_interface(result, "the result")
     else:
         result = out
     if M == 0 or N == 0:  # nothing to compute; the consumed DLPack tensors go back at once
@@ -361,8 +410,10 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
         return result, None, device
     arguments = gemm_arguments(M, N, K, alpha, beta, _operand(a), _operand(b), _operand(c))
     lib = library()
-    check(lib.mm_gemm_check(kernel.encode(), *arguments))  # what the C entry refuses, refused before the waits
-    for s in set(producers.values()) - {None, chosen}:
+    waits = set(producers.values()) - {None, chosen}
+    if waits:  # what the C entry refuses is refused before the waits are enqueued (it checks again, cheaply)
+        check(lib.mm_gemm_check(kernel.encode(), *arguments))
+    for s in waits:
         check(lib.mm_stream_wait(device, chosen, s))
     check(lib.mm_gemm_async(kernel.encode(), *arguments, chosen))
     refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]

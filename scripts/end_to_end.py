@@ -1,87 +1,83 @@
-"""End-to-end cost of a product as users call it (GPU needed; CuPy and PyTorch where installed).
+"""End-to-end cost of a product as users call it, with the issue's targets (GPU needed; CuPy and PyTorch rows where
+they are installed).
 
-    python3 scripts/end_to_end.py [--kernel best]
+    python3 scripts/end_to_end.py [--kernel best] [--json FILE]
 
-Wall-clock medians, after warm-up: run() on NumPy arrays at 4096^3 and 64^3 (the host path, copies included);
-run() on PyTorch and CuPy arrays at 4096^3, synchronised, beside the kernel time of matmul_opt.benchmark(); and
-the per-call cost of enqueueing a 64^3 product on GPU arrays, beside PyTorch's and CuPy's own `a @ b`.
+Rows: the kernel time of matmul_opt.benchmark() at 4096^3; one synchronised run() at 4096^3 and 64^3 from NumPy
+arrays, pinned arrays (matmul_opt.empty_pinned, out= pinned) and PyTorch and CuPy tensors, the GPU tensors also as
+the GPU time of the call's own work between two of the library's CUDA events; the per-call cost of back-to-back
+64^3 products on GPU arrays, beside PyTorch's and CuPy's own `a @ b` (benchmarks/end_to_end.py measures them all).
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
 import statistics
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import matmul_opt  # noqa: E402
+from benchmarks.end_to_end import SOURCES, Operands, call_seconds, enqueue_seconds  # noqa: E402
 
 
-def median_seconds(call, repetitions: int, synchronize=lambda: None) -> float:
+def gpu_seconds(source: str, operands: Operands, repetitions: int = 15) -> float:
+    """Median GPU time between events recorded on the library's current stream before and after one call."""
+    if source == "torch":
+        import torch
+
+        make, elapsed = (lambda: torch.cuda.Event(enable_timing=True)), (lambda a, b: a.elapsed_time(b))
+    else:
+        import cupy
+
+        make, elapsed = cupy.cuda.Event, cupy.cuda.get_elapsed_time
+    start, stop = make(), make()
     times = []
     for _ in range(repetitions):
-        synchronize()
-        start = time.perf_counter()
-        call()
-        synchronize()
-        times.append(time.perf_counter() - start)
+        start.record()
+        operands.call()
+        stop.record()
+        stop.synchronize()
+        times.append(elapsed(start, stop) / 1e3)
     return statistics.median(times)
-
-
-def per_call_seconds(call, calls: int, synchronize) -> float:
-    """Enqueue cost: `calls` back-to-back calls, synchronised once at the end, divided by the count."""
-    call()
-    synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        call()
-    synchronize()
-    return (time.perf_counter() - start) / calls
-
-
-def _torch():
-    import torch
-
-    return (lambda x: torch.from_numpy(x).cuda()), torch.cuda.synchronize
-
-
-def _cupy():
-    import cupy
-
-    return cupy.asarray, cupy.cuda.runtime.deviceSynchronize
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernel", default="best")
+    parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
     k = args.kernel
-    rows = []
-    rng = np.random.default_rng(0)
-    big = [rng.uniform(-1, 1, (4096, 4096)).astype(np.float32) for _ in range(2)]
-    small = [rng.uniform(-1, 1, (64, 64)).astype(np.float32) for _ in range(2)]
-    matmul_opt.run(k, *big)
-    rows.append(("NumPy 4096^3, run()", median_seconds(lambda: matmul_opt.run(k, *big), 5)))
-    rows.append(("NumPy 64^3, run() per call", median_seconds(lambda: matmul_opt.run(k, *small), 200)))
-    kernel_ms = matmul_opt.benchmark(k, 4096, 4096, 4096).ms
-    rows.append((f"{k} kernel at 4096^3 (benchmark())", kernel_ms / 1e3))
-    for label, load in (("PyTorch", _torch), ("CuPy", _cupy)):
-        try:
-            to_device, synchronize = load()
-        except ImportError:
-            print(f"{label} is not installed: its rows are left out", file=sys.stderr)
+    kernel_s = matmul_opt.benchmark(k, 4096, 4096, 4096).ms / 1e3
+    rows = [(f"{k} kernel at 4096^3 (benchmark())", kernel_s, None)]  # (label, seconds, target seconds or None)
+    targets = {("numpy", 4096): 8e-3, ("pinned", 4096): 5e-3, ("numpy", 64): 30e-6,
+               ("torch", 4096): kernel_s * 1.03, ("cupy", 4096): kernel_s * 1.03}
+    for source in SOURCES:
+        if source in ("torch", "cupy") and importlib.util.find_spec(source) is None:
+            print(f"{source} is not installed: its rows are left out", file=sys.stderr)
             continue
-        gb, gs = [to_device(x) for x in big], [to_device(x) for x in small]
-        matmul_opt.run(k, *gb)
-        rows.append((f"{label} 4096^3, run() + synchronize", median_seconds(lambda: matmul_opt.run(k, *gb), 10, synchronize)))
-        rows.append((f"{label} 64^3, run() per call (enqueue)", per_call_seconds(lambda: matmul_opt.run(k, *gs), 2000, synchronize)))
-        rows.append((f"{label} 64^3, a @ b per call (enqueue)", per_call_seconds(lambda: gs[0] @ gs[1], 2000, synchronize)))
+        for n in (4096, 64):
+            operands = Operands(source, n, k)
+            rows.append((f"{source} {n}^3, run() synchronised", call_seconds(operands, 9 if n > 64 else 500),
+                         targets.get((source, n))))
+            if source in ("torch", "cupy") and n == 4096:
+                rows.append((f"{source} {n}^3, run(), GPU time (events)", gpu_seconds(source, operands),
+                             targets[(source, n)]))
+            if source in ("torch", "cupy") and n == 64:
+                rows.append((f"{source} 64^3, run() per call (back to back)",
+                             enqueue_seconds(operands.call, operands.synchronize), 15e-6))
+                rows.append((f"{source} 64^3, a @ b per call (back to back)",
+                             enqueue_seconds(operands.library_matmul, operands.synchronize), None))
     print(matmul_opt.device_info().name, f"kernel {k}")
-    for label, seconds in rows:
-        print(f"{label:<44}{seconds * 1e3:>10.3f} ms")
+    print(f"{'':<46}{'measured':>12}{'target':>12}")
+    for label, seconds, target in rows:
+        mark = "" if target is None else ("  met" if seconds <= target else "  missed")
+        target_text = "" if target is None else f"{target * 1e3:.3f} ms"
+        print(f"{label:<46}{seconds * 1e3:>9.3f} ms{target_text:>12}{mark}")
+    if args.json:
+        Path(args.json).write_text(json.dumps([{"label": l, "seconds": s, "target_seconds": t} for l, s, t in rows],
+                                              indent=1))
     return 0
 
 

@@ -201,15 +201,28 @@ def test_without_a_gpu_import_works_and_calls_raise_no_device_error():
     code = (
         "import numpy as np, matmul_opt\n"
         "A = np.ones((3, 3), np.float32)\n"
+        "B = np.ones((600, 600), np.float32)  # a result large enough to come in pinned memory\n"
         "for call in (lambda: matmul_opt.run('naive', A, A), matmul_opt.device_info,\n"
-        "             lambda: matmul_opt.benchmark('advanced', 8, 8, 8)):\n"
+        "             lambda: matmul_opt.benchmark('advanced', 8, 8, 8), lambda: matmul_opt.run('best', B, B),\n"
+        "             lambda: matmul_opt.empty_pinned((4, 4))):\n"
         "    try:\n"
         "        call()\n"
         "    except matmul_opt.NoDeviceError as exc:\n"
         "        print('NoDeviceError:', exc)\n"
     )
     lines = python_output(code, CUDA_VISIBLE_DEVICES="").strip().splitlines()
-    assert len(lines) == 3 and all(line.startswith("NoDeviceError: no usable CUDA device") for line in lines)
+    assert len(lines) == 5 and all(line.startswith("NoDeviceError: no usable CUDA device") for line in lines)
+
+
+@pytest.mark.parametrize("shape, error", [((-1, 3), ValueError), ((2, 2.5), ValueError), ("ab", ValueError)])
+def test_empty_pinned_checks_its_shape_before_the_gpu(shape, error):
+    with pytest.raises(error, match="shape must be"):
+        matmul_opt.empty_pinned(shape)
+
+
+def test_empty_pinned_refuses_object_dtypes_before_the_gpu():
+    with pytest.raises(TypeError, match="Python objects"):
+        matmul_opt.empty_pinned((2, 2), object)
 
 
 def test_main_job_without_a_gpu_says_why_and_fails():

@@ -118,6 +118,12 @@ mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t
     if (M == 0 || N == 0) return MM_OK;
     CurrentDevice current;
     MM_TRY(current.enter(device));
+    return enqueue_checked(entry, op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+
+mm_status enqueue_checked(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
+                          float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
+                          int64_t ldc, cudaStream_t stream) {
     if (K == 0 || alpha == 0.0f) return gemm::launch_scale_add(nullptr, 0, 0.0f, beta, C, ldc, M, N, stream);
 
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);

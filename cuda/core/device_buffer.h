@@ -8,12 +8,13 @@
 
 class DeviceBuffer {
   public:
-    // Where the memory comes from. kStaging: CUDA's default pool, which hands freed memory back to the
-    // driver at every synchronisation (operands and results of a call). kWorkspace: the library's own pool
-    // for kernel workspaces (split-K slices, stream-K partials), allocated and freed around every launch. It
-    // keeps up to kWorkspaceRetainBytes between synchronisations, so that back-to-back launches do not map
-    // their workspace anew each time (what that costs: docs/experiments/2026-11-30-streamk-tail3.md).
+    // Where the memory comes from: two pools of the library's own, each keeping up to its retain threshold of freed
+    // memory between synchronisations, so that calls in a row do not map their memory anew each time (what that
+    // costs: docs/experiments/2026-11-30-streamk-tail3.md). kStaging: operands and results of a call (the host
+    // path's device copies, benchmark inputs). kWorkspace: kernel workspaces (split-K slices, stream-K partials,
+    // rearranged operands), allocated and freed around every launch.
     enum class Pool { kStaging, kWorkspace };
+    static constexpr size_t kStagingRetainBytes = size_t(1) << 30;
     static constexpr size_t kWorkspaceRetainBytes = size_t(64) << 20;
 
     explicit DeviceBuffer(cudaStream_t stream, Pool pool = Pool::kStaging) : stream_(stream), pool_(pool) {}

@@ -1,0 +1,77 @@
+"""End-to-end costs of run() as users call it, shared by the asv tracks (bench_end_to_end.py) and the report script
+(scripts/end_to_end.py). GPU needed; the PyTorch and CuPy sources need those libraries.
+
+A source is where the operands live: "numpy" (ordinary host arrays: the streamed host path), "pinned"
+(matmul_opt.empty_pinned arrays, the result into a pinned out=), "torch" and "cupy" (GPU arrays). Operands are random
+in [-1, 1], made once per source and size.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+import matmul_opt
+
+SOURCES = ["numpy", "pinned", "torch", "cupy"]
+
+
+class Operands:
+    """A, B (and out= for "pinned") at n x n x n from `source`, with the call and the wait its timing needs."""
+
+    def __init__(self, source: str, n: int, kernel: str = "best"):
+        rng = np.random.default_rng(n)
+        host = [rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2)]
+        self.kernel, self.out, self.synchronize = kernel, None, lambda: None
+        if source == "numpy":
+            self.arrays = host
+        elif source == "pinned":
+            self.arrays = [matmul_opt.empty_pinned((n, n)) for _ in range(2)]
+            for pinned, values in zip(self.arrays, host):
+                pinned[...] = values
+            self.out = matmul_opt.empty_pinned((n, n))
+        elif source == "torch":
+            import torch
+
+            self.arrays = [torch.from_numpy(x).cuda() for x in host]
+            self.synchronize = torch.cuda.synchronize
+            self.library_matmul = lambda: self.arrays[0] @ self.arrays[1]
+        elif source == "cupy":
+            import cupy
+
+            self.arrays = [cupy.asarray(x) for x in host]
+            self.synchronize = cupy.cuda.runtime.deviceSynchronize
+            self.library_matmul = lambda: self.arrays[0] @ self.arrays[1]
+        else:
+            raise ValueError(f"unknown source {source!r}; sources: {', '.join(SOURCES)}")
+
+    def call(self):
+        return matmul_opt.run(self.kernel, *self.arrays, out=self.out)
+
+
+def call_seconds(operands: Operands, repetitions: int) -> float:
+    """Median wall-clock time of one run(), the GPU work included (synchronised before and after)."""
+    operands.call()
+    times = []
+    for _ in range(repetitions):
+        operands.synchronize()
+        start = time.perf_counter()
+        operands.call()
+        operands.synchronize()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def enqueue_seconds(call, synchronize, calls: int = 2000, rounds: int = 5) -> float:
+    """Per-call cost of `calls` back-to-back calls on GPU arrays, synchronised once per round (median of rounds)."""
+    call()
+    synchronize()
+    per_call = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        synchronize()
+        per_call.append((time.perf_counter() - start) / calls)
+    return statistics.median(per_call)

@@ -1,0 +1,133 @@
+// The host path: C = alpha·op(A)·op(B) + beta·C on host arrays (mm_gemm_host and the _host entries), streamed.
+//
+// B goes up first, whole, as stored. Then C is made panel by panel: a panel of op(A)'s rows (and of C's, when
+// beta != 0) goes up, is multiplied into the device copy of C, and comes back, so that the copy up of one panel,
+// the product of the one before and the copy down of the one before that all run at once (HostStaging: pinned
+// staging rings filled and drained by several CPU threads, or no staging at all for pinned arrays). A panel is
+// as tall as a wave of output tiles needs, so the products fill the GPU; panel heights follow from the shape alone,
+// so the same inputs give the same bits, call after call.
+#include <algorithm>
+
+#include "api/enqueue.h"
+#include "api/gemm_host.h"
+#include "api/host_staging.h"
+#include "api/validate.h"
+#include "core/device_buffer.h"
+
+namespace {
+
+// Elements of C per panel: about one wave of the largest output tiles (128 x 256) on 132 SMs.
+constexpr int64_t kPanelElements = int64_t(4) << 20;
+// Panel heights are whole numbers of the tallest output tile.
+constexpr int64_t kPanelAlign = 128;
+constexpr int64_t kSlotElements = int64_t(HostStaging::kSlotBytes / sizeof(float));
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Rows of C per panel: a wave's worth, but no more than a staging slot holds of op(A)'s or C's rows.
+int64_t panel_rows(int64_t M, int64_t N, int64_t K) {
+    const int64_t wave = ceil_div(ceil_div(kPanelElements, N), kPanelAlign) * kPanelAlign;
+    const int64_t fit = std::max<int64_t>(kSlotElements / std::max(K, N), 1);
+    return std::clamp<int64_t>(std::min(wave, fit), 1, M);
+}
+
+// A row-major host matrix as stored.
+struct HostMatrix {
+    float* data;
+    int64_t rows, cols, ld;
+    bool pinned;
+
+    HostMatrix(const float* p, int64_t rows, int64_t cols, int64_t ld)
+        : data(const_cast<float*>(p)), rows(rows), cols(cols), ld(ld),
+          pinned(rows > 0 && cols > 0 && is_pinned(p, size_t((rows - 1) * ld + cols) * sizeof(float))) {}
+};
+
+// Calls copy(host block, device block) for blocks of at most a staging slot that cover rows [r0, r0 + rows) and
+// columns [c0, c0 + cols) of `host`, whose device copy is `device` (same element offsets, leading dimension
+// device_ld): whole rows when a row fits in a slot, else pieces of single rows.
+template <class Copy>
+mm_status for_each_block(const HostMatrix& host, float* device, int64_t device_ld, int64_t r0, int64_t rows,
+                         int64_t c0, int64_t cols, Copy&& copy) {
+    const int64_t block_rows = std::max<int64_t>(kSlotElements / cols, 1);
+    const int64_t block_cols = std::min(cols, kSlotElements);
+    for (int64_t r = r0; r < r0 + rows; r += block_rows) {
+        for (int64_t c = c0; c < c0 + cols; c += block_cols) {
+            const int64_t n_rows = std::min(block_rows, r0 + rows - r), n_cols = std::min(block_cols, c0 + cols - c);
+            MM_TRY(copy(HostBlock{host.data + r * host.ld + c, n_rows, n_cols, host.ld, host.pinned},
+                        DeviceBlock{device + r * device_ld + c, device_ld}));
+        }
+    }
+    return MM_OK;
+}
+
+struct DeviceCopy {
+    DeviceBuffer buffer;
+    int64_t ld;
+
+    DeviceCopy(cudaStream_t stream, int64_t columns) : buffer(stream), ld(padded_ld(columns)) {}
+    mm_status allocate(int64_t rows, const char* what) {
+        return buffer.allocate(sizeof(float) * size_t(std::max<int64_t>(rows * ld, 1)), what);
+    }
+};
+
+// Waits for the staging set's streams when it goes out of scope, so that the device copies declared before it are
+// freed only once no copy uses them (on every return path).
+struct QuiesceOnExit {
+    HostStaging& staging;
+    ~QuiesceOnExit() { staging.synchronize(); }
+};
+
+mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N,
+                         int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b, float beta,
+                         const HostMatrix& c) {
+    const int64_t rows = K == 0 ? M : panel_rows(M, N, K);
+    staging.begin(rows == M);
+    DeviceCopy da(staging.compute(), a.cols), db(staging.compute(), b.cols), dc(staging.compute(), N);
+    MM_TRY(da.allocate(a.rows, "copying A to the device"));
+    MM_TRY(db.allocate(b.rows, "copying B to the device"));
+    MM_TRY(dc.allocate(M, "allocating C on the device"));
+    QuiesceOnExit quiesce{staging};
+    MM_TRY(staging.order(staging.compute(), staging.up()));  // the copies up may use the memory only after its allocation
+
+    const auto up = [&](const HostBlock& h, DeviceBlock d) { return staging.push_up(h, d); };
+    const auto down = [&](const HostBlock& h, DeviceBlock d) { return staging.push_down(d, h); };
+    if (K > 0) MM_TRY(for_each_block(b, db.buffer.data(), db.ld, 0, b.rows, 0, b.cols, up));
+    if (beta == 0.0f) {
+        // All-ones bytes are a NaN: an element a kernel fails to write can never pass for a result (the pool may hand
+        // back memory that still holds an earlier, correct product).
+        MM_TRY(mm_check_cuda(cudaMemsetAsync(dc.buffer.data(), 0xFF, sizeof(float) * size_t(M * dc.ld),
+                                             staging.compute()),
+                             "poisoning C"));
+    }
+    for (int64_t m0 = 0; m0 < M; m0 += rows) {
+        const int64_t height = std::min(rows, M - m0);
+        if (K > 0 && op_a == MM_OP_N) MM_TRY(for_each_block(a, da.buffer.data(), da.ld, m0, height, 0, K, up));
+        if (K > 0 && op_a == MM_OP_T) MM_TRY(for_each_block(a, da.buffer.data(), da.ld, 0, K, m0, height, up));
+        if (beta != 0.0f) MM_TRY(for_each_block(c, dc.buffer.data(), dc.ld, m0, height, 0, N, up));
+        MM_TRY(staging.order(staging.up(), staging.compute()));
+        const float* panel_a = da.buffer.data() + (op_a == MM_OP_N ? m0 * da.ld : m0);
+        MM_TRY(enqueue_checked(entry, op_a, op_b, height, N, K, alpha, panel_a, da.ld, db.buffer.data(), db.ld, beta,
+                               dc.buffer.data() + m0 * dc.ld, dc.ld, staging.compute()));
+        MM_TRY(staging.order(staging.compute(), staging.down()));
+        MM_TRY(for_each_block(c, dc.buffer.data(), dc.ld, m0, height, 0, N, down));
+        MM_TRY(staging.drain_finished());
+    }
+    MM_TRY(staging.drain_all());
+    return staging.synchronize();
+}
+
+}  // namespace
+
+mm_status gemm_host(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
+                    const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+    MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
+    if (M == 0 || N == 0) return MM_OK;
+    const HostMatrix a = op_a == MM_OP_N ? HostMatrix(A, M, K, lda) : HostMatrix(A, K, M, lda);
+    const HostMatrix b = op_b == MM_OP_N ? HostMatrix(B, K, N, ldb) : HostMatrix(B, N, K, ldb);
+    const HostMatrix c(C, M, N, ldc);
+    std::unique_ptr<HostStaging> staging;
+    MM_TRY(HostStaging::acquire(&staging));
+    const mm_status status = stream_product(*staging, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c);
+    HostStaging::release(std::move(staging));
+    return status;
+}

@@ -1,0 +1,41 @@
+// Page-locked (pinned) host memory that the copy engines read and write at the host link's full speed; ordinary
+// (pageable) memory goes through the driver's bounce buffers at a fraction of it.
+#pragma once
+
+#include <cstddef>
+
+#include "core/status.h"
+
+// A pinned buffer that grows to the largest size asked of it and keeps its memory for reuse.
+class PinnedBuffer {
+  public:
+    PinnedBuffer() = default;
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    ~PinnedBuffer() {
+        if (data_ != nullptr) cudaFreeHost(data_);
+    }
+
+    // At least `bytes` bytes; the contents are not kept when it grows. The caller makes sure that no copy still
+    // uses the buffer.
+    mm_status reserve(size_t bytes);
+    float* data() const { return static_cast<float*>(data_); }
+
+  private:
+    void* data_ = nullptr;
+    size_t bytes_ = 0;
+};
+
+// Pinned memory of `bytes` bytes, straight from the driver.
+mm_status allocate_pinned(size_t bytes, void** p);
+
+// Pinned blocks for arrays (mm_host_alloc / mm_host_free): a freed block is kept, up to kPinnedCacheBytes in all, and
+// handed out again for a request of its size class, since allocating pinned memory takes milliseconds for tens of
+// MiB (the driver locks and maps every page) and freeing it waits for the GPU.
+constexpr size_t kPinnedCacheBytes = size_t(2) << 30;
+mm_status acquire_pinned_block(size_t bytes, void** p);
+// MM_ERR_INVALID_ARGUMENT for a pointer that acquire_pinned_block did not give.
+mm_status release_pinned_block(void* p);
+
+// True when all of [p, p + bytes) is pinned host memory, so a copy engine can use it directly.
+bool is_pinned(const void* p, size_t bytes);

@@ -1,0 +1,103 @@
+"""GPU tier: the streamed host path (NumPy operands) and pinned arrays.
+
+The shapes are chosen to cut the product into several panels (tall C), panels limited by the staging slot (long K),
+and blocks narrower than a row (rows of B and C longer than a slot), as cuda/api/gemm_host.cu cuts them.
+"""
+import numpy as np
+import pytest
+
+import matmul_opt
+from matmul_opt.accuracy import relative_error
+
+from conftest import run_in_threads
+
+pytestmark = pytest.mark.gpu
+
+STREAMED_SHAPES = [  # (M, N, K)
+    (2500, 4096, 300),  # three panels of 1024 rows, the last one ragged
+    (200, 64, 65536),  # a slot holds 64 rows of A: four panels
+    (3, 5_000_000, 2),  # a row of C or B is larger than a slot: column blocks
+    (9000, 1000, 33),  # panels of 4194 rows (a slot's worth of C's rows), the last one ragged
+]
+KERNELS = ["best", "pipelined", "cublas"]
+
+
+def operand(rng, shape, order):
+    """A float32 matrix of `shape` stored C-ordered, Fortran-ordered or as the .T view of a C-ordered matrix."""
+    if order == "T":
+        return rng.uniform(-1, 1, shape[::-1]).astype(np.float32).T
+    return np.asarray(rng.uniform(-1, 1, shape), dtype=np.float32, order=order)
+
+
+def reference(A, B, alpha=1.0, beta=0.0, C=None):
+    product = alpha * (A.astype(np.float64) @ B.astype(np.float64))
+    return product if C is None else product + beta * C.astype(np.float64)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("shape", STREAMED_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_streamed_products_match_float64(kernel, shape, rng):
+    if not matmul_opt.kernel_available(kernel):
+        pytest.skip(f"{kernel} cannot run here")
+    M, N, K = shape
+    A, B = operand(rng, (M, K), "C"), operand(rng, (K, N), "C")
+    C = matmul_opt.run(kernel, A, B)
+    assert np.all(np.isfinite(C)), "unwritten (NaN) elements"
+    assert relative_error(C, reference(A, B)) <= matmul_opt.tolerance("fp32", K)
+
+
+@pytest.mark.parametrize("orders", ["CC", "TC", "CT", "TT", "FF"])
+def test_streamed_layouts_with_alpha_beta_and_out(orders, rng):
+    M, N, K = 2500, 1500, 200  # three panels
+    A, B = operand(rng, (M, K), orders[0]), operand(rng, (K, N), orders[1])
+    out = operand(rng, (M, N), "F" if orders == "FF" else "C")
+    expected = reference(A, B, 0.5, -2.0, out)
+    result = matmul_opt.run("best", A, B, out=out, alpha=0.5, beta=-2.0)
+    assert result is out
+    assert relative_error(out, expected) <= matmul_opt.tolerance("fp32", K)
+
+
+@pytest.mark.parametrize("kernel", ["best", "splitk", "streamk"])
+def test_the_same_inputs_give_the_same_bits(kernel, rng):
+    if not matmul_opt.kernel_available(kernel):
+        pytest.skip(f"{kernel} cannot run here")
+    A, B = operand(rng, (2500, 300), "C"), operand(rng, (300, 4096), "C")
+    first = matmul_opt.run(kernel, A, B)
+    pinned_a, pinned_b = matmul_opt.empty_pinned(A.shape), matmul_opt.empty_pinned(B.shape)
+    pinned_a[...], pinned_b[...] = A, B
+    for _ in range(3):
+        assert np.array_equal(matmul_opt.run(kernel, A, B), first)
+        assert np.array_equal(matmul_opt.run(kernel, pinned_a, pinned_b), first)  # no staging, the same panels
+
+
+def test_empty_pinned_gives_pinned_arrays_that_multiply(rng):
+    torch = pytest.importorskip("torch")
+    A, B = matmul_opt.empty_pinned((1500, 700)), matmul_opt.empty_pinned((700, 2100))
+    out = matmul_opt.empty_pinned((1500, 2100))
+    assert A.dtype == np.float32 and A.shape == (1500, 700) and A.flags.c_contiguous and A.flags.writeable
+    assert torch.from_numpy(A).is_pinned() and torch.from_numpy(out).is_pinned()
+    assert not torch.from_numpy(np.empty((4, 4), np.float32)).is_pinned()
+    A[...], B[...] = rng.uniform(-1, 1, A.shape), rng.uniform(-1, 1, B.shape)
+    out[...] = np.nan
+    matmul_opt.run("best", A, B, out=out)
+    assert relative_error(out, reference(A, B)) <= matmul_opt.tolerance("fp32", 700)
+    # Views of pinned memory are pinned too; a pinned A with a pageable B works as well.
+    C = matmul_opt.run("best", A[100:, 50:], B[50:].copy())
+    assert relative_error(C, reference(A[100:, 50:], B[50:])) <= matmul_opt.tolerance("fp32", 650)
+    assert matmul_opt.empty_pinned(0).shape == (0,) and matmul_opt.empty_pinned((3, 4), np.float64).dtype == np.float64
+
+
+def test_streamed_products_in_eight_threads(rng):
+    problems = [(operand(rng, (1100 + 37 * i, 300), "C"), operand(rng, (300, 4096), "C")) for i in range(8)]
+    failures = []
+
+    def worker(index):
+        A, B = problems[index]
+        for _ in range(3):
+            C = matmul_opt.run("best", A, B)
+            error = relative_error(C, reference(A, B))
+            if not error <= matmul_opt.tolerance("fp32", 300):
+                failures.append((index, error))
+
+    run_in_threads(worker)
+    assert failures == []
