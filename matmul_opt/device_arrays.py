@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import ctypes
+import functools
 import threading
 from dataclasses import dataclass, field
 
@@ -88,7 +89,12 @@ class DeviceMatrix:
 
 
 def _library_of(x) -> str:
-    return type(x).__module__.split(".")[0]
+    return _library_of_type(type(x))
+
+
+@functools.lru_cache(maxsize=None)
+def _library_of_type(kind: type) -> str:
+    return kind.__module__.split(".")[0]
 
 
 def _dtype_error(name: str, found: str, x) -> TypeError:
@@ -127,7 +133,7 @@ def from_torch(x, name: str) -> DeviceMatrix:
     __cuda_array_interface__ reports, at a fraction of the cost)."""
     import torch  # already imported: x is a tensor
 
-    rows, cols = check_shape(name, tuple(x.shape))
+    rows, cols = check_shape(name, x.shape)
     if x.dtype != torch.float32:
         raise _dtype_error(name, str(x.dtype).removeprefix("torch."), x)
     if x.requires_grad:
@@ -224,14 +230,19 @@ def stream_handle(stream) -> int:
     return LEGACY_STREAM if stream == 0 else int(stream)
 
 
-def producer_stream(matrix: DeviceMatrix) -> int | None:
-    """The stream on which the producer of `matrix` may still be writing it, when it says."""
+def producer_stream(matrix: DeviceMatrix, asked: dict | None = None) -> int | None:
+    """The stream on which the producer of `matrix` may still be writing it, when it says (`asked` keeps what
+    PyTorch said per device, for the other operands of one call)."""
     if matrix.stream is not None:
         return stream_handle(matrix.stream)
     if _library_of(matrix.owner) == "torch":
         import torch  # already imported: the operand is a torch tensor
 
-        return stream_handle(torch.cuda.current_stream(matrix.device).cuda_stream)
+        asked = {} if asked is None else asked
+        key = ("torch", matrix.device)
+        if key not in asked:
+            asked[key] = stream_handle(torch.cuda.current_stream(matrix.device).cuda_stream)
+        return asked[key]
     return None
 
 
@@ -349,7 +360,8 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
     # Operands that need no export first: their producers' streams choose the stream of the work when stream= does not.
     parsed = {n: m for n, m in ((n, from_array_interface(x, n)) for n, x in operands.items()) if m is not None}
-    producers = {n: producer_stream(m) for n, m in parsed.items()}
+    asked: dict = {}  # producer streams by (library, device): PyTorch's current stream is asked once per call
+    producers = {n: producer_stream(m, asked) for n, m in parsed.items()}
     chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
     for n, x in operands.items():  # refusals that need no export come before any (an export must be given back)
         if n not in parsed:

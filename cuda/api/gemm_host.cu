@@ -5,14 +5,19 @@
 // the product of the one before and the copy down of the one before that all run at once (HostStaging: pinned
 // staging rings filled and drained by several CPU threads, or no staging at all for pinned arrays). A panel is
 // as tall as a wave of output tiles needs, so the products fill the GPU; panel heights follow from the shape alone,
-// so the same inputs give the same bits, call after call.
+// so the same inputs give the same bits, call after call. A problem too small for panels whose device copies fit
+// in one staging slot goes up as one image instead (packed_product): small calls cost what their latency chain does.
+// The device copies are the library's own (rows padded to 4 floats, every kernel's vector path applies), so the
+// products skip the pointer checks of the asynchronous entry.
 #include <algorithm>
+#include <cstring>
 
 #include "api/enqueue.h"
 #include "api/gemm_host.h"
 #include "api/host_staging.h"
 #include "api/validate.h"
 #include "core/device_buffer.h"
+#include "core/host/parallel_copy.h"
 
 namespace {
 
@@ -38,8 +43,10 @@ struct HostMatrix {
     bool pinned;
 
     HostMatrix(const float* p, int64_t rows, int64_t cols, int64_t ld)
-        : data(const_cast<float*>(p)), rows(rows), cols(cols), ld(ld),
-          pinned(rows > 0 && cols > 0 && is_pinned(p, size_t((rows - 1) * ld + cols) * sizeof(float))) {}
+        : data(const_cast<float*>(p)), rows(rows), cols(cols), ld(ld), pinned(false) {
+        const size_t bytes = rows > 0 && cols > 0 ? size_t((rows - 1) * ld + cols) * sizeof(float) : 0;
+        pinned = bytes >= HostStaging::kPinnedQueryBytes && is_pinned(p, bytes);
+    }
 };
 
 // Calls copy(host block, device block) for blocks of at most a staging slot that cover rows [r0, r0 + rows) and
@@ -60,14 +67,24 @@ mm_status for_each_block(const HostMatrix& host, float* device, int64_t device_l
     return MM_OK;
 }
 
-struct DeviceCopy {
+// The device copies of A, B and C, as one allocation laid out A | B | C: rows padded to 4 floats (padded_ld), each
+// matrix starting 256-byte aligned.
+struct DeviceImages {
     DeviceBuffer buffer;
-    int64_t ld;
+    int64_t lda, ldb, ldc;
+    size_t offset_b, offset_c, bytes;  // in floats: where B and C start, and the whole image's size
 
-    DeviceCopy(cudaStream_t stream, int64_t columns) : buffer(stream), ld(padded_ld(columns)) {}
-    mm_status allocate(int64_t rows, const char* what) {
-        return buffer.allocate(sizeof(float) * size_t(std::max<int64_t>(rows * ld, 1)), what);
+    DeviceImages(cudaStream_t stream, const HostMatrix& a, const HostMatrix& b, const HostMatrix& c)
+        : buffer(stream), lda(padded_ld(a.cols)), ldb(padded_ld(b.cols)), ldc(padded_ld(c.cols)) {
+        const auto aligned = [](int64_t floats) { return size_t((std::max<int64_t>(floats, 1) + 63) / 64 * 64); };
+        offset_b = aligned(a.rows * lda);
+        offset_c = offset_b + aligned(b.rows * ldb);
+        bytes = sizeof(float) * (offset_c + aligned(c.rows * ldc));
     }
+    mm_status allocate() { return buffer.allocate(bytes, "copying the operands to the device"); }
+    float* a() const { return buffer.data(); }
+    float* b() const { return buffer.data() + offset_b; }
+    float* c() const { return buffer.data() + offset_c; }
 };
 
 // Waits for the staging set's streams when it goes out of scope, so that the device copies declared before it are
@@ -77,43 +94,76 @@ struct QuiesceOnExit {
     ~QuiesceOnExit() { staging.synchronize(); }
 };
 
+// All-ones bytes are a NaN: an element a kernel fails to write can never pass for a result (the pool may hand back
+// memory that still holds an earlier, correct product).
+constexpr int kPoisonByte = 0xFF;
+
+// A problem whose device image fits in one staging slot: the image of A, B and C (C's values, or poison when
+// beta = 0) is assembled in the slot and sent in one copy, so the GPU sees three operations: the copy up, the
+// product, the copy down.
+mm_status packed_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
+                         int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
+                         float beta, const HostMatrix& c) {
+    float* image = nullptr;
+    MM_TRY(staging.take_up_slot(images.bytes, &image));
+    const auto place = [](float* dst, int64_t dst_ld, const HostMatrix& m) {
+        parallel_copy_rows(dst, size_t(dst_ld) * sizeof(float), m.data, size_t(m.ld) * sizeof(float),
+                           size_t(m.cols) * sizeof(float), size_t(m.rows));
+    };
+    place(image, images.lda, a);
+    place(image + images.offset_b, images.ldb, b);
+    if (beta != 0.0f)
+        place(image + images.offset_c, images.ldc, c);
+    else
+        std::memset(image + images.offset_c, kPoisonByte, sizeof(float) * size_t(M * images.ldc));
+    MM_TRY(staging.send_up(images.a(), images.bytes));
+    MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, images.a(), images.lda, images.b(), images.ldb, beta,
+                           images.c(), images.ldc, staging.compute()));
+    MM_TRY(staging.push_down(DeviceBlock{images.c(), images.ldc}, HostBlock{c.data, M, N, c.ld, c.pinned}));
+    MM_TRY(staging.drain_all());
+    return staging.synchronize();
+}
+
+// Any other problem: B up first, then the panels (the file's header).
+mm_status panel_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
+                        int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
+                        float beta, const HostMatrix& c, int64_t rows) {
+    const auto up = [&](const HostBlock& h, DeviceBlock d) { return staging.push_up(h, d); };
+    const auto down = [&](const HostBlock& h, DeviceBlock d) { return staging.push_down(d, h); };
+    MM_TRY(staging.order(staging.compute(), staging.up()));  // the copies up may use the memory only after its allocation
+    if (K > 0) MM_TRY(for_each_block(b, images.b(), images.ldb, 0, b.rows, 0, b.cols, up));
+    if (beta == 0.0f)
+        MM_TRY(mm_check_cuda(cudaMemsetAsync(images.c(), kPoisonByte, sizeof(float) * size_t(M * images.ldc),
+                                             staging.compute()),
+                             "poisoning C"));
+    for (int64_t m0 = 0; m0 < M; m0 += rows) {
+        const int64_t height = std::min(rows, M - m0);
+        if (K > 0 && op_a == MM_OP_N) MM_TRY(for_each_block(a, images.a(), images.lda, m0, height, 0, K, up));
+        if (K > 0 && op_a == MM_OP_T) MM_TRY(for_each_block(a, images.a(), images.lda, 0, K, m0, height, up));
+        if (beta != 0.0f) MM_TRY(for_each_block(c, images.c(), images.ldc, m0, height, 0, N, up));
+        MM_TRY(staging.order(staging.up(), staging.compute()));
+        const float* panel_a = images.a() + (op_a == MM_OP_N ? m0 * images.lda : m0);
+        MM_TRY(enqueue_checked(entry, op_a, op_b, height, N, K, alpha, panel_a, images.lda, images.b(), images.ldb,
+                               beta, images.c() + m0 * images.ldc, images.ldc, staging.compute()));
+        MM_TRY(staging.order(staging.compute(), staging.down()));
+        MM_TRY(for_each_block(c, images.c(), images.ldc, m0, height, 0, N, down));
+        MM_TRY(staging.drain_finished());
+    }
+    MM_TRY(staging.drain_all());
+    return staging.synchronize();
+}
+
 mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N,
                          int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b, float beta,
                          const HostMatrix& c) {
     const int64_t rows = K == 0 ? M : panel_rows(M, N, K);
     staging.begin(rows == M);
-    DeviceCopy da(staging.compute(), a.cols), db(staging.compute(), b.cols), dc(staging.compute(), N);
-    MM_TRY(da.allocate(a.rows, "copying A to the device"));
-    MM_TRY(db.allocate(b.rows, "copying B to the device"));
-    MM_TRY(dc.allocate(M, "allocating C on the device"));
-    QuiesceOnExit quiesce{staging};
-    MM_TRY(staging.order(staging.compute(), staging.up()));  // the copies up may use the memory only after its allocation
-
-    const auto up = [&](const HostBlock& h, DeviceBlock d) { return staging.push_up(h, d); };
-    const auto down = [&](const HostBlock& h, DeviceBlock d) { return staging.push_down(d, h); };
-    if (K > 0) MM_TRY(for_each_block(b, db.buffer.data(), db.ld, 0, b.rows, 0, b.cols, up));
-    if (beta == 0.0f) {
-        // All-ones bytes are a NaN: an element a kernel fails to write can never pass for a result (the pool may hand
-        // back memory that still holds an earlier, correct product).
-        MM_TRY(mm_check_cuda(cudaMemsetAsync(dc.buffer.data(), 0xFF, sizeof(float) * size_t(M * dc.ld),
-                                             staging.compute()),
-                             "poisoning C"));
-    }
-    for (int64_t m0 = 0; m0 < M; m0 += rows) {
-        const int64_t height = std::min(rows, M - m0);
-        if (K > 0 && op_a == MM_OP_N) MM_TRY(for_each_block(a, da.buffer.data(), da.ld, m0, height, 0, K, up));
-        if (K > 0 && op_a == MM_OP_T) MM_TRY(for_each_block(a, da.buffer.data(), da.ld, 0, K, m0, height, up));
-        if (beta != 0.0f) MM_TRY(for_each_block(c, dc.buffer.data(), dc.ld, m0, height, 0, N, up));
-        MM_TRY(staging.order(staging.up(), staging.compute()));
-        const float* panel_a = da.buffer.data() + (op_a == MM_OP_N ? m0 * da.ld : m0);
-        MM_TRY(enqueue_checked(entry, op_a, op_b, height, N, K, alpha, panel_a, da.ld, db.buffer.data(), db.ld, beta,
-                               dc.buffer.data() + m0 * dc.ld, dc.ld, staging.compute()));
-        MM_TRY(staging.order(staging.compute(), staging.down()));
-        MM_TRY(for_each_block(c, dc.buffer.data(), dc.ld, m0, height, 0, N, down));
-        MM_TRY(staging.drain_finished());
-    }
-    MM_TRY(staging.drain_all());
-    return staging.synchronize();
+    DeviceImages images(staging.compute(), a, b, c);
+    MM_TRY(images.allocate());
+    QuiesceOnExit quiesce{staging};  // declared after the images: they are freed only once no copy uses them
+    if (rows == M && K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned && !c.pinned)
+        return packed_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c);
+    return panel_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c, rows);
 }
 
 }  // namespace

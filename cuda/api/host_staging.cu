@@ -88,19 +88,34 @@ mm_status HostStaging::order(cudaStream_t producer, cudaStream_t consumer) {
     return mm_check_cuda(cudaStreamWaitEvent(consumer, ordering_, 0), "cudaStreamWaitEvent");
 }
 
-mm_status HostStaging::push_up(const HostBlock& block, DeviceBlock device) {
-    if (block.pinned)
-        return copy_2d(device.data, device.ld, block.data, block.ld, block.rows, block.cols, cudaMemcpyHostToDevice,
-                       up(), "copying to the device");
+mm_status HostStaging::take_up_slot(size_t bytes, float** memory) {
     Slot& slot = up_slots_[next_up_];
     next_up_ = (next_up_ + 1) % kUpSlots;
     // The slot's last piece is copied last: once it is done, the whole slot is free.
     MM_TRY(mm_check_cuda(cudaEventSynchronize(slot.pieces_done[kPieces - 1]), "waiting for a staging slot"));
-    MM_TRY(slot.memory.reserve(size_t(block.rows * block.cols) * sizeof(float)));
+    MM_TRY(slot.memory.reserve(bytes));
+    taken_ = &slot;
+    *memory = slot.memory.data();
+    return MM_OK;
+}
+
+mm_status HostStaging::send_up(void* device, size_t bytes) {
+    MM_TRY(mm_check_cuda(cudaMemcpyAsync(device, taken_->memory.data(), bytes, cudaMemcpyHostToDevice, up()),
+                         "copying to the device"));
+    return mm_check_cuda(cudaEventRecord(taken_->pieces_done[kPieces - 1], up()), "cudaEventRecord");
+}
+
+mm_status HostStaging::push_up(const HostBlock& block, DeviceBlock device) {
+    if (block.pinned)
+        return copy_2d(device.data, device.ld, block.data, block.ld, block.rows, block.cols, cudaMemcpyHostToDevice,
+                       up(), "copying to the device");
+    float* staging = nullptr;
+    MM_TRY(take_up_slot(size_t(block.rows * block.cols) * sizeof(float), &staging));
+    Slot& slot = *taken_;
     const int pieces = pieces_of(block);
     for (int i = 0; i < pieces; ++i) {
         const int64_t first = piece_start(block.rows, i, pieces), rows = piece_start(block.rows, i + 1, pieces) - first;
-        float* staged = slot.memory.data() + first * block.cols;
+        float* staged = staging + first * block.cols;
         parallel_copy_rows(staged, size_t(block.cols) * sizeof(float), block.data + first * block.ld,
                            size_t(block.ld) * sizeof(float), size_t(block.cols) * sizeof(float), size_t(rows));
         MM_TRY(copy_2d(device.data + first * device.ld, device.ld, staged, block.cols, rows, block.cols,

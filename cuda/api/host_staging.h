@@ -32,6 +32,8 @@ class HostStaging {
     static constexpr size_t kSlotBytes = size_t(16) << 20;  // a block is at most this large
     static constexpr int kUpSlots = 2, kDownSlots = 3;
     static constexpr int kPieces = 4;  // a slot's copy to or from the GPU goes in this many pieces
+    // Smaller host blocks are staged without asking whether they are pinned (the question costs more than the copy).
+    static constexpr size_t kPinnedQueryBytes = size_t(1) << 20;
 
     // A staging set of the current GPU: one that an earlier call returned, else a new one.
     static mm_status acquire(std::unique_ptr<HostStaging>* staging);
@@ -58,6 +60,10 @@ class HostStaging {
     mm_status push_up(const HostBlock& block, DeviceBlock device);
     // Enqueues the copy of `device` into `block`, which drain_*() complete.
     mm_status push_down(DeviceBlock device, const HostBlock& block);
+    // The next up slot with room for `bytes`, once its last copy to the GPU has finished, for a caller that fills it
+    // as one image of device memory; send_up() then copies the image's first `bytes` to `device`.
+    mm_status take_up_slot(size_t bytes, float** slot);
+    mm_status send_up(void* device, size_t bytes);
     mm_status drain_finished();
     mm_status drain_all();
     // Waits for the streams of the call: what any caller must do before its blocks' memory goes away (returns at
@@ -82,5 +88,6 @@ class HostStaging {
     cudaEvent_t ordering_ = nullptr;
     Slot up_slots_[kUpSlots], down_slots_[kDownSlots];
     int next_up_ = 0;
+    Slot* taken_ = nullptr;  // the slot take_up_slot() gave, until send_up()
     int64_t down_pushed_ = 0, down_drained_ = 0;  // down ring: slot i % kDownSlots holds block i
 };
