@@ -124,9 +124,10 @@ def _check_scalar(name: str, value) -> float:
 def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, stream=None):
     """out = alpha * A @ B + beta * out with the named kernel; without out=, a new array (beta must be 0).
 
-    NumPy operands (the host path): copied to the GPU and back, finished when run() returns; any memory layout
-    works (Fortran order and .T views go as op = T, without a copy; other strides are copied first); the result
-    is a NumPy array. GPU operands (anything
+    NumPy operands (the host path): streamed to the GPU and back in panels, finished when run() returns; any
+    memory layout works (Fortran order and .T views go as op = T, without a copy; other strides are copied first);
+    pinned arrays (empty_pinned) are copied at DMA speed; the result is a NumPy array, in recycled pinned memory
+    when it is 1 MiB or more (matmul_opt.pinned says when). GPU operands (anything
     with __cuda_array_interface__ or DLPack: CuPy, PyTorch, Numba, JAX): the work is enqueued on `stream` (a
     handle, or an object with .ptr or .cuda_stream), else on the producer's stream, ordered after the producer's
     pending writes, and run() returns without waiting; the result is an array of A's library, or `out`
