@@ -57,6 +57,10 @@ MM_API int mm_kernel_count(void);
 MM_API mm_status mm_kernel_name(int index, const char** name);
 MM_API mm_status mm_kernel_description(int index, const char** description);
 MM_API mm_status mm_kernel_arithmetic(int index, mm_arithmetic* arithmetic);
+/* The op combinations the kernel takes as stored in mm_gemm_async: bit 2 * op_a + op_b of *combinations is set
+ * for each (0x1: MM_OP_N, MM_OP_N alone; 0xF: all four). An operand of any other combination is rearranged on the
+ * GPU before the kernel runs. */
+MM_API mm_status mm_kernel_native_ops(int index, unsigned* combinations);
 /* MM_OK when the kernel can run on this machine; otherwise MM_ERR_UNAVAILABLE or MM_ERR_NO_DEVICE and a
  * message that says why. */
 MM_API mm_status mm_kernel_available(const char* kernel);
@@ -89,8 +93,11 @@ MM_API mm_status mm_host_free(void* p);
  * op(A) is M x K: A is stored row-major M x K (lda >= K) for MM_OP_N, K x M (lda >= M) for MM_OP_T; op(B) is K x N
  * likewise; C is M x N (ldc >= N). beta = 0 ignores what C held (NaN included); K = 0 or alpha = 0 gives beta·C.
  * The three matrices must lie on one GPU, which becomes current for the call (and is restored after it); C may
- * not overlap A or B. Everything is checked before anything is enqueued. A kernel that cannot take an operand's
- * layout, or alpha and beta, gets it rearranged on the GPU through stream-ordered workspaces. */
+ * not overlap A or B. Everything is checked before anything is enqueued. A kernel whose mm_kernel_native_ops has
+ * the call's op combination (best and cublas have all four) reads the operands as stored; for any other an
+ * op = T operand is first rearranged into a row-major copy on the GPU.
+ * Alpha and beta other than 1 and 0 are applied by a pass over C after the product went to a workspace (cuBLAS
+ * included). The copies and the workspace are stream-ordered. */
 MM_API mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
                                float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
                                float* C, int64_t ldc, void* stream);

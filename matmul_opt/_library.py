@@ -65,6 +65,7 @@ _SIGNATURES = {
     "mm_kernel_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
     "mm_kernel_description": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
     "mm_kernel_arithmetic": (_status, [_int, ctypes.POINTER(_int)]),
+    "mm_kernel_native_ops": (_status, [_int, ctypes.POINTER(ctypes.c_uint)]),
     "mm_kernel_available": (_status, [ctypes.c_char_p]),
     "mm_matmul_host": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
     "mm_matmul_device": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),

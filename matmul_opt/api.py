@@ -18,6 +18,12 @@ class KernelInfo:
     name: str
     description: str
     arithmetic: str  # "fp32" (IEEE fp32 FMAs) or "tf32" (inputs rounded to tf32 on tensor cores)
+    # The op combinations, op_a then op_b ("NN", "NT", "TN", "TT"), the kernel reads as stored; for any other an
+    # op = T operand (a transposed view) is rearranged on the GPU first.
+    native_ops: tuple[str, ...]
+
+
+_OP_COMBINATIONS = ("NN", "NT", "TN", "TT")  # bit 2 * op_a + op_b of mm_kernel_native_ops
 
 
 @dataclass(frozen=True)
@@ -63,10 +69,13 @@ def _registry() -> tuple[KernelInfo, ...]:
     infos = []
     for index in range(lib.mm_kernel_count()):
         name, description, arithmetic = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_int()
+        native = ctypes.c_uint()
         check(lib.mm_kernel_name(index, ctypes.byref(name)))
         check(lib.mm_kernel_description(index, ctypes.byref(description)))
         check(lib.mm_kernel_arithmetic(index, ctypes.byref(arithmetic)))
-        infos.append(KernelInfo(name.value.decode(), description.value.decode(), ("fp32", "tf32")[arithmetic.value]))
+        check(lib.mm_kernel_native_ops(index, ctypes.byref(native)))
+        ops = tuple(ops for bit, ops in enumerate(_OP_COMBINATIONS) if native.value >> bit & 1)
+        infos.append(KernelInfo(name.value.decode(), description.value.decode(), ("fp32", "tf32")[arithmetic.value], ops))
     return tuple(infos)
 
 

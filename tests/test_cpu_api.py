@@ -37,6 +37,26 @@ def test_registry_lists_the_seed_rungs_and_baselines_once_each():
     assert {i.name: i.arithmetic for i in infos}["cublas_tf32"] == "tf32"
 
 
+def test_the_registry_says_which_kernels_take_every_op_combination_as_stored():
+    """best (every configuration it dispatches to: the pipelined, splitk, tma and streamk rungs) and cuBLAS read
+    op = T operands as stored; the rungs below pipelined take row-major operands only and get the rest rearranged."""
+    native = {info.name: info.native_ops for info in matmul_opt.kernels()}
+    every = ("NN", "NT", "TN", "TT")
+    for name in ("best", "pipelined", "splitk", "tma", "streamk", "cublas", "cublas_tf32"):
+        assert native[name] == every, name
+    for name in ("naive", "optimized", "advanced", "warptile"):
+        assert native[name] == ("NN",), name
+    lib = _library.library()
+    combinations = ctypes.c_uint()
+    for index, info in enumerate(matmul_opt.kernels()):
+        _library.check(lib.mm_kernel_native_ops(index, ctypes.byref(combinations)))
+        assert combinations.value == (0xF if info.native_ops == every else 0x1), info.name
+    assert lib.mm_kernel_native_ops(lib.mm_kernel_count(), ctypes.byref(combinations)) == 2  # MM_ERR_UNKNOWN_KERNEL
+    assert b"out of range" in lib.mm_last_error()
+    assert lib.mm_kernel_native_ops(0, None) == 1  # MM_ERR_INVALID_ARGUMENT
+    assert b"null pointer" in lib.mm_last_error()
+
+
 def test_unknown_kernel_lists_the_valid_names(rng):
     A, B = good_pair(rng)
     with pytest.raises(ValueError) as excinfo:

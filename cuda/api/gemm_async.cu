@@ -1,8 +1,9 @@
 // The asynchronous entry (mm_gemm_async), its checks alone (mm_gemm_check) and the stream helpers its callers
 // order their work with.
 //
-// Every registered kernel computes C = A·B with row-major operands; op = T operands are rearranged into
-// row-major workspaces first, and alpha, beta by a pass over C after the product went to a workspace (both in
+// A kernel registered as taking every op combination (KernelEntry::all_ops) gets the operands as stored, with
+// their op flags in GemmArgs; for any other, op = T operands are rearranged into row-major workspaces first.
+// Alpha and beta are applied by a pass over C after the product went to a workspace (both passes in
 // core/layout/rearrange.h). The workspaces come from the library's workspace pool on the call's stream, so they
 // are stream-ordered: allocated and freed around the kernels that use them, with no synchronisation.
 #include "api/enqueue.h"
@@ -74,15 +75,17 @@ mm_status common_device(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
     return MM_OK;
 }
 
-// op(X) (rows x cols) as a row-major matrix: X itself for MM_OP_N, else its transpose gathered into `workspace`.
-mm_status row_major(mm_op op, const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
-                    const char* what, const float** out, int64_t* ld_out, cudaStream_t stream) {
-    if (op == MM_OP_N) {
-        *out = X;
-        *ld_out = ld;
-        return MM_OK;
-    }
+// The operand op(X) (rows x cols) as `native` kernels take it: X itself, with its op; for other kernels, an op = T
+// operand as its transpose gathered into `workspace`, row-major.
+mm_status operand(bool native, mm_op op, const float* X, int64_t ld, int64_t rows, int64_t cols,
+                  DeviceBuffer& workspace, const char* what, const float** out, int64_t* ld_out, mm_op* op_out,
+                  cudaStream_t stream) {
+    *out = X;
+    *ld_out = ld;
+    *op_out = op;
+    if (native || op == MM_OP_N) return MM_OK;
     *ld_out = padded_ld(cols);
+    *op_out = MM_OP_N;
     MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(*ld_out), what));
     MM_TRY(gemm::launch_gather(X, rows, cols, 1, ld, workspace.data(), *ld_out, stream));
     *out = workspace.data();
@@ -130,8 +133,9 @@ mm_status enqueue_checked(const KernelEntry* entry, mm_op op_a, mm_op op_b, int6
     DeviceBuffer product(stream, DeviceBuffer::Pool::kWorkspace);
     const float *a = nullptr, *b = nullptr;
     int64_t la = 0, lb = 0;
-    MM_TRY(row_major(op_a, A, lda, M, K, a_rows, "the workspace of op(A)", &a, &la, stream));
-    MM_TRY(row_major(op_b, B, ldb, K, N, b_rows, "the workspace of op(B)", &b, &lb, stream));
+    mm_op oa = MM_OP_N, ob = MM_OP_N;
+    MM_TRY(operand(entry->all_ops, op_a, A, lda, M, K, a_rows, "the workspace of op(A)", &a, &la, &oa, stream));
+    MM_TRY(operand(entry->all_ops, op_b, B, ldb, K, N, b_rows, "the workspace of op(B)", &b, &lb, &ob, stream));
     const bool plain = alpha == 1.0f && beta == 0.0f;
     float* out = C;
     int64_t ldo = ldc;
@@ -140,7 +144,7 @@ mm_status enqueue_checked(const KernelEntry* entry, mm_op op_a, mm_op op_b, int6
         MM_TRY(product.allocate(sizeof(float) * size_t(M) * size_t(ldo), "the workspace of the product"));
         out = product.data();
     }
-    GemmArgs g{int(M), int(N), int(K), a, la, b, lb, out, ldo};
+    GemmArgs g{int(M), int(N), int(K), a, la, b, lb, out, ldo, oa, ob};
     MM_TRY(launch_kernel(*entry, g, stream));
     if (!plain) MM_TRY(gemm::launch_scale_add(out, ldo, alpha, beta, C, ldc, M, N, stream));
     return MM_OK;

@@ -14,8 +14,11 @@ namespace {
 
 const KernelEntry kTable[] = {
 #define MM_KERNEL(name, arithmetic, description, launcher, requirement) \
-    {#name, description, launcher, requirement, MM_ARITHMETIC_##arithmetic},
+    {#name, description, launcher, requirement, MM_ARITHMETIC_##arithmetic, false},
+#define MM_KERNEL_ALL_OPS(name, arithmetic, description, launcher, requirement) \
+    {#name, description, launcher, requirement, MM_ARITHMETIC_##arithmetic, true},
 #include "kernels.def"
+#undef MM_KERNEL_ALL_OPS
 #undef MM_KERNEL
 };
 
@@ -44,15 +47,23 @@ mm_status requires_nothing() { return MM_OK; }
 
 mm_status launch_kernel(const KernelEntry& entry, const GemmArgs& g, cudaStream_t stream) {
     // 2^18 rows need at most 65535 row tiles for any tile height >= 4, and keep 16-byte alignment of the
-    // slab's first row whenever the whole matrix has it.
+    // slab's first row (for op_a = MM_OP_T, its first column) whenever the whole matrix has it.
     constexpr int kSlabRows = 1 << 18;
     for (int row = 0; row < g.M; row += kSlabRows) {
         GemmArgs slab = g;
         slab.M = g.M - row < kSlabRows ? g.M - row : kSlabRows;
-        slab.A = g.A + int64_t(row) * g.lda;
+        slab.A = g.A + int64_t(row) * (g.op_a == MM_OP_N ? g.lda : 1);  // row `row` of op(A)
         slab.C = g.C + int64_t(row) * g.ldc;
         mm_status status = entry.launch(slab, stream);
         if (status != MM_OK) return status;
     }
+    return MM_OK;
+}
+
+extern "C" mm_status mm_kernel_native_ops(int index, unsigned* combinations) {
+    const KernelEntry* entry = registry_at(index);
+    if (entry == nullptr) return mm_fail(MM_ERR_UNKNOWN_KERNEL, "kernel index %d is out of range", index);
+    if (combinations == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "combinations is a null pointer");
+    *combinations = entry->all_ops ? 0xFu : 1u << (2 * MM_OP_N + MM_OP_N);
     return MM_OK;
 }

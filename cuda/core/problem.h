@@ -1,10 +1,13 @@
 // The problem every kernel solves, and the facts about it that every launcher shares.
 //
-// C = A·B with A M x K, B K x N and C M x N, all row-major float32 with leading dimensions (elements between
-// the starts of consecutive rows). The C API validates arguments before any launcher runs, so a launcher may
-// assume 1 <= M, N, K <= INT32_MAX, lda >= K, ldb >= N, ldc >= N, and three pointers to device memory that
-// hold the matrices. Pointers and leading dimensions carry no alignment promise: a launcher that wants 16-byte
-// vector access asks rows_aligned16 / vector_aligned and falls back to scalar access otherwise.
+// C = op(A)·op(B) with op(A) M x K, op(B) K x N and C M x N, all stored row-major float32 with leading dimensions
+// (elements between the starts of consecutive stored rows). op_a = MM_OP_N stores A as M x K (lda >= K),
+// MM_OP_T as K x M (lda >= M); op_b = MM_OP_N stores B as K x N (ldb >= N), MM_OP_T as N x K (ldb >= K). Only
+// kernels that the registry marks as taking every op combination see op = T (api/registry.h); the others get
+// op_a = op_b = MM_OP_N. The C API validates arguments before any launcher runs, so a launcher may assume
+// 1 <= M, N, K <= INT32_MAX, those leading dimensions, ldc >= N, and three pointers to device memory that hold
+// the matrices. Pointers and leading dimensions carry no alignment promise: a launcher that wants 16-byte vector
+// access asks rows_aligned16 / vector_aligned and falls back to scalar access otherwise.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +17,9 @@
 
 #include "core/status.h"
 
-struct GemmArgs {
+// The dimensions and the matrices. Kernels instantiated per op combination take this part alone as their
+// parameter: their op flags are template arguments (OpTag below).
+struct GemmMatrices {
     int M, N, K;
     const float* A;
     int64_t lda;
@@ -23,6 +28,43 @@ struct GemmArgs {
     float* C;
     int64_t ldc;
 };
+
+// The problem with the layouts of A and B; an initialiser that lists the matrices alone describes the row-major
+// product.
+struct GemmArgs : GemmMatrices {
+    mm_op op_a = MM_OP_N;
+    mm_op op_b = MM_OP_N;
+};
+
+// An operand's layout as a type, for kernels and copies instantiated per op combination: kT is true when the
+// operand is stored transposed (op = MM_OP_T).
+template <bool kTransposed>
+struct OpTag {
+    static constexpr bool kT = kTransposed;
+};
+using OpN = OpTag<false>;
+using OpT = OpTag<true>;
+
+// The two operands as types, for code written once for either: the stored matrix and its leading dimension, and
+// `extent`, the dimension of C that the operand spans besides K (M for A, N for B).
+struct OperandA {
+    __host__ __device__ static const float* matrix(const GemmMatrices& g) { return g.A; }
+    __host__ __device__ static int64_t ld(const GemmMatrices& g) { return g.lda; }
+    __host__ __device__ static int extent(const GemmMatrices& g) { return g.M; }
+};
+struct OperandB {
+    __host__ __device__ static const float* matrix(const GemmMatrices& g) { return g.B; }
+    __host__ __device__ static int64_t ld(const GemmMatrices& g) { return g.ldb; }
+    __host__ __device__ static int extent(const GemmMatrices& g) { return g.N; }
+};
+
+// Calls f(OpA{}, OpB{}) with the tags of g's op flags: how a launcher picks the instantiation of a kernel
+// templated on the operands' layouts.
+template <class F>
+decltype(auto) with_ops(const GemmArgs& g, F&& f) {
+    if (g.op_a == MM_OP_N) return g.op_b == MM_OP_N ? f(OpN{}, OpN{}) : f(OpN{}, OpT{});
+    return g.op_b == MM_OP_N ? f(OpT{}, OpN{}) : f(OpT{}, OpT{});
+}
 
 // Enqueues C = A·B on `stream` and reports launch errors (cudaGetLastError) as a status.
 typedef mm_status (*GemmLauncher)(const GemmArgs& args, cudaStream_t stream);

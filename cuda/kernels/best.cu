@@ -12,6 +12,9 @@
 // Where the copy engine cannot take the operands (no sm_90, unaligned operands), every bulk-copy configuration
 // runs as its fallback, the pipelined kernel of the same tile.
 //
+// Every configuration and fallback takes the four op combinations as stored (each is instantiated per layout of
+// A and B), so best reads op = T operands in place whichever it picks.
+//
 // Changes vs streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count (cached per
 // device) and the table.
 #include "kernels/best.h"

@@ -3,7 +3,9 @@
 // cuBLAS is loaded at run time with dlopen rather than linked, so libmatmul.so builds and loads where cuBLAS
 // is absent (CI); asking for these kernels there fails with MM_ERR_UNAVAILABLE and says how to point us at
 // the library. Search order: $MATMUL_OPT_CUBLAS, libcublas.so.13, libcublas.so, then CUDA's default
-// install directory. Row-major C = A·B is column-major C^T = B^T·A^T, so the operands are passed swapped.
+// install directory. Row-major C = op(A)·op(B) is column-major C^T = op(B)^T·op(A)^T, and a row-major stored
+// matrix is its column-major transpose, so the operands are passed swapped with their own op flags: cuBLAS takes
+// every op combination as stored.
 // `cublas` forces pure fp32 (CUBLAS_PEDANTIC_MATH); `cublas_tf32` allows TF32 tensor cores.
 // Each thread gets its own handle, created on first use (never inside a timed loop) and destroyed when the
 // thread exits: cuBLAS handles must not be shared by threads that run concurrently.
@@ -20,7 +22,7 @@ namespace {
 // The few cuBLAS declarations we need, with the values of cublas_api.h (CUDA 13), so no cuBLAS headers are
 // needed to build.
 typedef struct cublas_context* cublas_handle;
-enum : int { kCublasSuccess = 0, kCublasOpN = 0, kPedanticMath = 2, kTf32TensorOpMath = 3 };
+enum : int { kCublasSuccess = 0, kCublasOpN = 0, kCublasOpT = 1, kPedanticMath = 2, kTf32TensorOpMath = 3 };
 
 struct CublasApi {
     int (*create)(cublas_handle*);
@@ -90,6 +92,8 @@ class ThreadHandle {
     cublas_handle handle_ = nullptr;
 };
 
+int cublas_op(mm_op op) { return op == MM_OP_N ? kCublasOpN : kCublasOpT; }
+
 mm_status sgemm(const GemmArgs& g, cudaStream_t stream, int math_mode, const char* name) {
     const CublasApi& api = cublas_api();
     if (!api.load_error.empty()) return mm_fail(MM_ERR_UNAVAILABLE, "%s", api.load_error.c_str());
@@ -104,8 +108,8 @@ mm_status sgemm(const GemmArgs& g, cudaStream_t stream, int math_mode, const cha
     int status = api.set_stream(handle, stream);
     if (status == kCublasSuccess) status = api.set_math_mode(handle, math_mode);
     if (status == kCublasSuccess)
-        status = api.sgemm(handle, kCublasOpN, kCublasOpN, g.N, g.M, g.K, &one, g.B, int(g.ldb), g.A, int(g.lda),
-                           &zero, g.C, int(g.ldc));
+        status = api.sgemm(handle, cublas_op(g.op_b), cublas_op(g.op_a), g.N, g.M, g.K, &one, g.B, int(g.ldb), g.A,
+                           int(g.lda), &zero, g.C, int(g.ldc));
     if (status != kCublasSuccess) return mm_fail(MM_ERR_CUDA, "%s: cublasSgemm failed with cuBLAS status %d", name, status);
     return mm_check_launch(name);
 }

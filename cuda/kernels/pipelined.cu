@@ -1,19 +1,20 @@
 // pipelined: a multi-stage cp.async pipeline around the warp-tiled micro-kernel, the fifth rung.
 //
-// Technique: the warptile compute (K-major A and row-major B in shared memory, warp tiles of 4x4 fragments,
+// Technique: the warptile compute (K-major A and B in shared memory, warp tiles of 4x4 fragments,
 // register double-buffered) fed by a ring of `stages` shared-memory tiles filled with cp.async: global -> shared
 // without passing through registers, so the copies of the next stages - 1 tiles are in flight while this one
 // is multiplied, and no registers are spent on staging (the budget goes to bigger per-thread tiles: 8x16). One
 // barrier per K tile.
 //
-// Composition: mainloop core/mainloop/ffma_cp_async.cuh (copy/cp_async_tile.cuh on pipeline/cp_async_ring.cuh,
-// mma/ffma_warp_tile.cuh); schedule: data-parallel, one block per tile rasterised in bands of tile rows
+// Composition: copy/cp_async_tile.cuh on pipeline/cp_async_ring.cuh, mma/ffma_warp_tile.cuh; schedule: data-parallel, one block per tile rasterised in bands of tile rows
 // (schedule/raster.cuh), optionally over K slices (schedule/split_k.h, grid dimension z); epilogue: direct
 // (epilogue/direct_store.cuh), into C or into a slice of the split-K workspace.
 //
 // Changes vs warptile: cp.async instead of ld.global + st.shared; 3+ stages instead of 2; dynamic shared memory;
 // the tile as a template argument with several configurations (big tiles for big squares, small ones so small
-// shapes still fill the GPU); blocks rasterised in bands for L2 reuse; K slices for splitk and best.
+// shapes still fill the GPU); blocks rasterised in bands for L2 reuse; K slices for splitk and best; every op
+// combination taken as stored: each configuration is instantiated per layout of A and B, whose tile copies
+// (copy/cp_async_tile.cuh) transpose whichever operand is stored with K across its rows.
 //
 // Model: a K tile moves (BM+BN)*BK*4 bytes for 2*BM*BN*BK FLOP: 128x256 -> 42.7 FLOP/B, 128x128 -> 32,
 // 128x64 -> 21.3, 64x64 -> 16. Per k a thread does FM+FN LDS.128 for 16*FM*FN FMAs (8x16: 6 per 128). Shared
@@ -49,10 +50,10 @@ constexpr FfmaTile kTile64x64x16{.block = {64, 64, 16}, .warp = {32, 32}, .stage
                                  .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 5};
 
 // The kernel's parts, for one configuration.
-template <FfmaTile kTile, bool kAligned>
+template <FfmaTile kTile, class OpA, class OpB, bool kAligned>
 struct Pipelined {
     using Warp = gemm::FfmaWarpTileOf<kTile>;
-    using Copy = gemm::CpAsyncTileCopy<kTile, kAligned>;
+    using Copy = gemm::CpAsyncTileCopy<kTile, OpA, OpB, kAligned>;
     using Ring = gemm::CpAsyncRing<kTile.stages>;
     static constexpr int BM = kTile.block.m, BN = kTile.block.n, BK = kTile.block.k;
     static constexpr int kSmemBytes = int(sizeof(typename Copy::Storage));
@@ -67,10 +68,10 @@ struct Pipelined {
 // One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z). The fragments of the warp tile are
 // register double-buffered: the k+1 fragments load while the k FMAs run, and the next stage's first fragments
 // load under the last k's FMAs.
-template <class Tile, bool kAligned>
+template <class Tile, class OpA, class OpB, bool kAligned>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
-    pipelined_kernel(const GemmArgs g, const int ktiles_per_split, const gemm::SliceOutput out) {
-    using P = Pipelined<Tile::value, kAligned>;
+    pipelined_kernel(const GemmMatrices g, const int ktiles_per_split, const gemm::SliceOutput out) {
+    using P = Pipelined<Tile::value, OpA, OpB, kAligned>;
     using Warp = typename P::Warp;
     extern __shared__ __align__(16) float smem_raw[];
     auto& smem = *reinterpret_cast<typename P::Copy::Storage*>(smem_raw);
@@ -120,11 +121,11 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
                                        out.ld, row0, col0, m_rem, n_rem);
 }
 
-template <FfmaTile kTile, bool kAligned>
+template <FfmaTile kTile, class OpA, class OpB, bool kAligned>
 mm_status launch_slices_as(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                            cudaStream_t stream) {
-    constexpr int kSmemBytes = Pipelined<kTile, kAligned>::kSmemBytes;
-    constexpr auto kernel = &pipelined_kernel<gemm::FfmaTileType<kTile>, kAligned>;
+    constexpr int kSmemBytes = Pipelined<kTile, OpA, OpB, kAligned>::kSmemBytes;
+    constexpr auto kernel = &pipelined_kernel<gemm::FfmaTileType<kTile>, OpA, OpB, kAligned>;
     MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute(pipelined)"));
     const dim3 grid(tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n), 1, unsigned(splits));
     kernel<<<grid, kTile.threads(), kSmemBytes, stream>>>(g, ktiles_per_split, out);
@@ -134,9 +135,15 @@ mm_status launch_slices_as(const GemmArgs& g, int splits, int ktiles_per_split, 
 template <FfmaTile kTile>
 mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
-    // A is copied element-wise, so only B (read) and the output (written) need the vector promise.
-    return with_alignment(rows_aligned16(g.B, g.ldb) && rows_aligned16(out.base, out.ld), [&](auto aligned) {
-        return launch_slices_as<kTile, decltype(aligned)::value>(g, splits, ktiles_per_split, out, stream);
+    // A transposed operand is copied element-wise, so only the operands copied by rows (B for op_b = MM_OP_N, A
+    // for op_a = MM_OP_T: read) and the output (written) need the vector promise.
+    return with_ops(g, [&](auto op_a, auto op_b) {
+        using OpA = decltype(op_a);
+        using OpB = decltype(op_b);
+        const bool rows_a = !OpA::kT || rows_aligned16(g.A, g.lda), rows_b = OpB::kT || rows_aligned16(g.B, g.ldb);
+        return with_alignment(rows_b && rows_a && rows_aligned16(out.base, out.ld), [&](auto aligned) {
+            return launch_slices_as<kTile, OpA, OpB, decltype(aligned)::value>(g, splits, ktiles_per_split, out, stream);
+        });
     });
 }
 

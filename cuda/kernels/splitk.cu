@@ -10,7 +10,8 @@
 // under the split-K schedule (core/schedule/split_k.h: the slice count, the workspace from the library's
 // workspace pool, stream-ordered) and the reduction epilogue (core/epilogue/split_k_reduce.h).
 //
-// Changes vs pipelined: the K-slice grid dimension, the workspace and the reduction.
+// Changes vs pipelined: the K-slice grid dimension, the workspace and the reduction (op = T operands are read as
+// stored, as by pipelined).
 #include "core/device.h"
 #include "core/schedule/split_k.h"
 #include "kernels/pipelined.h"

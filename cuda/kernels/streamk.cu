@@ -14,6 +14,7 @@
 // epilogue: the stream-K fixup (epilogue/stream_k_fixup.cuh), then direct.
 //
 // Changes vs tma: the grid (whole tiles, then the stream-K blocks), the range walk, the workspace and the fixup.
+// Like tma, every configuration is instantiated per op combination (the mainloop's operand layouts).
 // The walk's state lives in shared memory and is re-read after the k loop: held in registers through it, it left
 // nvcc a k loop with more register-bank conflicts than tma's.
 //
@@ -44,21 +45,21 @@ namespace {
 constexpr FfmaTile kTile128x256x32{.block = {128, 256, 32}, .warp = {64, 64}, .stages = 3, .k_unroll = 32,
                                    .fma_order = gemm::FmaOrder::kSerpentine, .min_blocks_per_sm = 1};
 
-template <FfmaTile kTile>
+template <FfmaTile kTile, class OpA, class OpB>
 struct StreamKKernel {
-    using Mainloop = gemm::FfmaBulkTensorMainloop<kTile>;
+    using Mainloop = gemm::FfmaBulkTensorMainloop<kTile, OpA, OpB>;
     using Warp = typename Mainloop::Warp;
     using Partial = gemm::PartialTile<Warp, kTile.threads()>;
 };
 
 // kOnePiece: the tail-pieces schedule, where plan_stream_k makes every block's range one piece of one tile.
-template <class Tile, bool kOnePiece>
+template <class Tile, bool kOnePiece, class OpA, class OpB>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
     streamk_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
                    const int64_t ldc, const int M, const int N, const gemm::StreamKSchedule s, float4* const partials,
                    int* const flags) {
     constexpr FfmaTile kTile = Tile::value;
-    using Kernel = StreamKKernel<kTile>;
+    using Kernel = StreamKKernel<kTile, OpA, OpB>;
     using Partial = typename Kernel::Partial;
     extern __shared__ __align__(16) uint8_t smem_raw[];
     __shared__ gemm::Piece piece;  // the walk's state, re-read after the k loop (see the header)
@@ -96,43 +97,51 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
     } while (!kOnePiece);
 }
 
-// kTailPieces: 0 for stream-K's equal shares, p > 0 for p pieces per tail tile.
+// kTailPieces: 0 for stream-K's equal shares, p > 0 for p pieces per tail tile. Runs the instantiation of g's op
+// combination.
 template <FfmaTile kTile, int kTailPieces>
 mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
     static_assert(kTailPieces >= 0, "kTailPieces: 0 (stream-K shares) or the pieces per tail tile");
-    using Kernel = StreamKKernel<kTile>;
-    constexpr auto kernel = &streamk_kernel<gemm::FfmaTileType<kTile>, (kTailPieces > 0)>;
-    CUtensorMap a_map, b_map;
-    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
-    int sms = 0;
-    MM_TRY(gemm::sm_count(&sms));
-    int grid = 0;
-    const gemm::StreamKSchedule s = gemm::plan_stream_k(gemm::output_tiles(g, kTile.block),
-                                                        int(tiles_of(g.K, kTile.block.k)),
-                                                        sms * kTile.min_blocks_per_sm, kTailPieces, &grid);
+    return with_ops(g, [&](auto op_a, auto op_b) {
+        using Kernel = StreamKKernel<kTile, decltype(op_a), decltype(op_b)>;
+        constexpr auto kernel =
+            &streamk_kernel<gemm::FfmaTileType<kTile>, (kTailPieces > 0), decltype(op_a), decltype(op_b)>;
+        CUtensorMap a_map, b_map;
+        MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
+        int sms = 0;
+        MM_TRY(gemm::sm_count(&sms));
+        int grid = 0;
+        const gemm::StreamKSchedule s = gemm::plan_stream_k(gemm::output_tiles(g, kTile.block),
+                                                            int(tiles_of(g.K, kTile.block.k)),
+                                                            sms * kTile.min_blocks_per_sm, kTailPieces, &grid);
 
-    // A workspace only when some tile is split: one slot of partial sums per stream-K block, then their flags
-    // (zeroed per launch). DeviceBuffer frees it stream-ordered after the kernel, on every exit path.
-    const bool split = s.sk_iters > 0 && s.k_tiles > 1;
-    const size_t slot_floats = split ? size_t(s.sk_blocks) * Kernel::Partial::kSlotFloat4s * 4 : 0;
-    DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);
-    float4* partials = nullptr;
-    int* flags = nullptr;
-    if (split) {
-        MM_TRY(ws.allocate((slot_floats + size_t(s.sk_blocks)) * sizeof(float), "the stream-K workspace"));
-        partials = reinterpret_cast<float4*>(ws.data());
-        flags = reinterpret_cast<int*>(ws.data() + slot_floats);
-        MM_TRY(mm_check_cuda(cudaMemsetAsync(flags, 0, size_t(s.sk_blocks) * sizeof(int), stream),
-                             "cudaMemsetAsync(stream-K flags)"));
-    }
-    kernel<<<grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, s, partials,
-                                                                      flags);
-    return mm_check_launch("streamk");
+        // A workspace only when some tile is split: one slot of partial sums per stream-K block, then their flags
+        // (zeroed per launch). DeviceBuffer frees it stream-ordered after the kernel, on every exit path.
+        const bool split = s.sk_iters > 0 && s.k_tiles > 1;
+        const size_t slot_floats = split ? size_t(s.sk_blocks) * Kernel::Partial::kSlotFloat4s * 4 : 0;
+        DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);
+        float4* partials = nullptr;
+        int* flags = nullptr;
+        if (split) {
+            MM_TRY(ws.allocate((slot_floats + size_t(s.sk_blocks)) * sizeof(float), "the stream-K workspace"));
+            partials = reinterpret_cast<float4*>(ws.data());
+            flags = reinterpret_cast<int*>(ws.data() + slot_floats);
+            MM_TRY(mm_check_cuda(cudaMemsetAsync(flags, 0, size_t(s.sk_blocks) * sizeof(int), stream),
+                                 "cudaMemsetAsync(stream-K flags)"));
+        }
+        kernel<<<grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, s,
+                                                                                partials, flags);
+        return mm_check_launch("streamk");
+    });
 }
 
+// The configuration's kernel for row-major operands answers can_run's machine-code question for every op
+// combination's instantiation (all have machine code for the same architectures).
 template <FfmaTile kTile, int kTailPieces>
 constexpr gemm::ConfigDesc describe(const char* name, const gemm::ConfigDesc& fallback) {
-    return gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<&streamk_kernel<gemm::FfmaTileType<kTile>, (kTailPieces > 0)>>, &launch<kTile, kTailPieces>, &fallback);
+    constexpr auto kRowMajorKernel = &streamk_kernel<gemm::FfmaTileType<kTile>, (kTailPieces > 0), OpN, OpN>;
+    return gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<kRowMajorKernel>, &launch<kTile, kTailPieces>,
+                                 &fallback);
 }
 
 }  // namespace

@@ -6,12 +6,14 @@
 // address, zero-fills whatever lies outside the matrices (ragged edges need no code) and signals the ring
 // slot's mbarrier with the bytes it wrote; the block waits on that barrier's phase. No thread spends
 // instructions or registers on address arithmetic, predicates or per-element copies. The copy engine cannot
-// transpose 4-byte elements, so every thread transposes a block or two of each A tile into a K-major double
-// buffer, overlapped with the FMAs of the tile before (core/copy/transpose_a.cuh says why the micro-kernel
-// needs K-major A).
+// transpose 4-byte elements, so every thread transposes a block or two of each tile of an operand stored with K
+// across its rows (A for op_a = MM_OP_N, B for op_b = MM_OP_T) into a K-major double buffer, overlapped with the
+// FMAs of the tile before (core/copy/swizzled_transpose.cuh says why the micro-kernel needs K-major operands); an
+// operand stored with K along its rows (A for MM_OP_T, B for MM_OP_N) is read from the ring as it landed. Each
+// configuration is instantiated per op combination, so every layout of A and B runs as stored.
 //
 // Composition: mainloop core/mainloop/ffma_bulk_tensor.cuh (copy/bulk_tensor_tile.cuh on
-// pipeline/mbarrier_ring.cuh, copy/transpose_a.cuh, mma/ffma_warp_tile.cuh); schedule: data-parallel, one
+// pipeline/mbarrier_ring.cuh, copy/swizzled_transpose.cuh, mma/ffma_warp_tile.cuh); schedule: data-parallel, one
 // block per tile rasterised in bands (schedule/raster.cuh); epilogue: direct, or staged through shared memory
 // (epilogue/staged_store.cuh) in the union with the ring.
 //
@@ -24,8 +26,10 @@
 // Model: a K tile moves (BM + BN) * BK * 4 bytes for 2 * BM * BN * BK FLOP (128x256: 42.7 FLOP/B, 128x128: 32,
 // 128x64: 21.3) with 2 copy instructions per block. Per k a thread issues FM + FN LDS.128 for 16 * FM * FN
 // FFMA, plus per tile 4 LDS.128 + 4 STS.128 per transposed block. Shared memory: stages * (BM + BN) * BK * 4
-// (ring) + 2 * BK * (BM + 4) * 4 (transposed A) + barriers + 1 KB alignment; the staged tile (BM x (BN + 4)
-// floats) overlays the ring.
+// (ring) + 2 * BK * (BM + 4) * 4 (transposed A, for op_a = MM_OP_N) + 2 * BK * (BN + 4) * 4 (transposed B, for
+// op_b = MM_OP_T) + barriers + 1 KB alignment, with one ring stage fewer when both are transposed (the
+// mainloop's header says why that keeps the depth); the staged tile (BM x (BN + 4) floats) overlays the ring
+// and the transposition buffers.
 #include "kernels/tma.h"
 
 #include <type_traits>
@@ -58,9 +62,9 @@ constexpr FfmaTile kTile128x256x32k16{.block = {128, 256, 32}, .warp = {64, 64},
 constexpr FfmaTile kTile128x64x32{.block = {128, 64, 32}, .warp = {64, 32}, .stages = 3, .k_unroll = 16,
                                   .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 2};
 
-template <FfmaTile kTile, Epilogue kEpilogue>
+template <FfmaTile kTile, Epilogue kEpilogue, class OpA, class OpB>
 struct TmaKernel {
-    using Mainloop = gemm::FfmaBulkTensorMainloop<kTile>;
+    using Mainloop = gemm::FfmaBulkTensorMainloop<kTile, OpA, OpB>;
     using Store = std::conditional_t<kEpilogue == Epilogue::kStaged,
                                      gemm::StagedStore<kTile.block.m, kTile.block.n, kTile.threads()>,
                                      gemm::DirectStore<true>>;
@@ -68,12 +72,12 @@ struct TmaKernel {
 };
 
 // One block per output tile, its whole K range.
-template <class Tile, Epilogue kEpilogue>
+template <class Tile, Epilogue kEpilogue, class OpA, class OpB>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
     tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
                const int64_t ldc, const int M, const int N, const int K) {
     constexpr FfmaTile kTile = Tile::value;
-    using Kernel = TmaKernel<kTile, kEpilogue>;
+    using Kernel = TmaKernel<kTile, kEpilogue, OpA, OpB>;
     using Store = typename Kernel::Store;
     constexpr int BM = kTile.block.m, BN = kTile.block.n;
     extern __shared__ __align__(16) uint8_t smem_raw[];
@@ -88,26 +92,35 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
                                                            M - m0, N - n0);
 }
 
+// Runs the instantiation of g's op combination.
 template <FfmaTile kTile, Epilogue kEpilogue>
 mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
-    using Kernel = TmaKernel<kTile, kEpilogue>;
-    constexpr auto kernel = &tma_kernel<gemm::FfmaTileType<kTile>, kEpilogue>;
-    CUtensorMap a_map, b_map;
-    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
-    const unsigned grid = tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n);
-    kernel<<<grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, g.K);
-    return mm_check_launch("tma");
+    return with_ops(g, [&](auto op_a, auto op_b) {
+        using Kernel = TmaKernel<kTile, kEpilogue, decltype(op_a), decltype(op_b)>;
+        constexpr auto kernel = &tma_kernel<gemm::FfmaTileType<kTile>, kEpilogue, decltype(op_a), decltype(op_b)>;
+        CUtensorMap a_map, b_map;
+        MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
+        const unsigned grid = tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n);
+        kernel<<<grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, g.K);
+        return mm_check_launch("tma");
+    });
 }
+
+// The configuration's kernel for row-major operands: every op combination's instantiation has machine code for
+// the same architectures, so it answers for all of them.
+template <FfmaTile kTile, Epilogue kEpilogue>
+constexpr auto kRowMajorKernel = &tma_kernel<gemm::FfmaTileType<kTile>, kEpilogue, OpN, OpN>;
 
 // MM_OK when the configuration's kernel can run here; otherwise why not.
 template <FfmaTile kTile, Epilogue kEpilogue>
 mm_status require() {
-    return gemm::require_bulk_copy(gemm::machine_code_of<&tma_kernel<gemm::FfmaTileType<kTile>, kEpilogue>>(), "tma");
+    return gemm::require_bulk_copy(gemm::machine_code_of<kRowMajorKernel<kTile, kEpilogue>>(), "tma");
 }
 
 template <FfmaTile kTile, Epilogue kEpilogue>
 constexpr gemm::ConfigDesc describe(const char* name, const gemm::ConfigDesc& fallback) {
-    return gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<&tma_kernel<gemm::FfmaTileType<kTile>, kEpilogue>>, &launch<kTile, kEpilogue>, &fallback);
+    return gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<kRowMajorKernel<kTile, kEpilogue>>,
+                                 &launch<kTile, kEpilogue>, &fallback);
 }
 
 }  // namespace

@@ -1,22 +1,28 @@
-// Copies one K tile of A and B from global into shared memory with cp.async, in the layouts the FFMA warp tile
-// reads (A K-major, B row-major): the copy stage of the cp.async mainloop (device).
+// Copies one K tile of A and B from global into shared memory with cp.async, in the layout the FFMA warp tile
+// reads (both operands K-major: a_s[k][m], b_s[k][n]): the copy stage of the cp.async mainloop (device).
 //
-// Transposing A with cp.async: cp.async cannot transpose a 16-byte vector, but a 4-byte cp.async can write one
-// float anywhere, so A is copied element-wise straight into the K-major layout. The alternative, A row-major in
-// shared memory, makes the micro-kernel read a thread's 4 rows at one k as 4 scalars (4x the LDS count for A) or
-// read 4 k's per row, which conflicts (a row stride that is a multiple of 16 floats puts all 8 rows of a fragment
-// read on 2 bank groups) unless swizzled. Element-wise copies cost instructions only on the copy side: BM*BK /
-// threads 4-byte copies per thread per K tile against 16*TM*TN FMAs, under 1% more issue slots. The map: lane l
-// of warp w copies A[row 4w + l/8 + r*threads/8][k 8q + l%8], so a warp reads 4 rows x 32 contiguous bytes
-// (full sectors) and writes a_s[k][row] at k*(BM+4) + row: banks 4*(l%8) + l/8 (mod 32) for BM % 32 == 0, all
-// distinct. Elements outside A (rows >= M, k >= K) are zero-filled through the src-size operand, which also
-// makes unaligned A need no separate path.
+// Each operand is copied by one of two maps, chosen at compile time by how it is stored. An operand stored with
+// K along its rows (A for op_a = MM_OP_T, B for op_b = MM_OP_N) is copied row by row (CpAsyncRowCopy); one
+// stored with K across its rows (A for MM_OP_N, B for MM_OP_T) is transposed on the way (CpAsyncTransposingCopy).
 //
-// B is copied in 16-byte chunks when kAligned (a chunk not fully inside B falls back to 4-byte zero-filling
-// copies); unaligned B uses a second, element-wise map in which lane l copies column l of a row, so the 4-byte
+// Transposing with cp.async: cp.async cannot transpose a 16-byte vector, but a 4-byte cp.async can write one
+// float anywhere, so the operand is copied element-wise straight into the K-major layout. The alternative, the
+// operand as stored in shared memory, makes the micro-kernel read a thread's 4 rows at one k as 4 scalars (4x the
+// LDS count) or read 4 k's per row, which conflicts (a row stride that is a multiple of 16 floats puts all 8 rows
+// of a fragment read on 2 bank groups) unless swizzled. Element-wise copies cost instructions only on the copy
+// side: R*BK / threads 4-byte copies per thread per K tile against 16*TM*TN FMAs, under 1% more issue slots. The
+// map: lane l of warp w copies X[row 4w + l/8 + r*threads/8][k 8q + l%8], so a warp reads 4 rows x 32 contiguous
+// bytes (full sectors) and writes x_s[k][row] at k*(R+4) + row: banks 4*(l%8) + l/8 (mod 32) for R % 32 == 0, all
+// distinct. Elements outside the matrix (rows past its extent, k >= K) are zero-filled through the src-size
+// operand, which also makes an unaligned operand need no separate path.
+//
+// Row copies go in 16-byte chunks when kAligned (a chunk not fully inside the matrix falls back to 4-byte
+// zero-filling copies); unaligned, a second, element-wise map has lane l copy column l of a row, so the 4-byte
 // copies stay coalesced and their shared stores conflict-free (a chunk map would have 4 copies per thread
 // hitting banks 4 apart: 4-way conflicts).
 #pragma once
+
+#include <type_traits>
 
 #include "core/config.h"
 #include "core/copy/cp_async.cuh"
@@ -24,14 +30,176 @@
 
 namespace gemm {
 
-template <FfmaTile kTile, bool kAligned>
+// The rows of an operand's R-row tile that lie inside op(X) (rows past the tile's first, >= 1), and whether that
+// is the whole tile.
+template <int R>
+struct TileRows {
+    __device__ explicit TileRows(int rows_left) : left(rows_left), full(rows_left >= R) {}
+    const int left;
+    const bool full;
+};
+
+// Operand (OperandA or OperandB) stored with K across its rows, into R x BK tiles x_s[k][r] (row stride S).
+template <class Operand, int R, int BK, int kThreads>
+class CpAsyncTransposingCopy {
+  public:
+    static constexpr int S = R + 4;  // see the map above
+    static constexpr int kStage = BK * S;
+    // Thread t copies k = 8q + t%8 of rows t/8 + r*kRowStep, q < kKGroups, r < kRowPasses.
+    static constexpr int kRowStep = kThreads / 8;
+    static constexpr int kRowPasses = R / kRowStep;
+    static constexpr int kKGroups = BK / 8;
+
+    static constexpr bool valid() {
+        return BK % 8 == 0 && R % 32 == 0 && R % kRowStep == 0 &&  // 4 rows x 8 k per warp pass
+               S % 4 == 0 && S % 32 == 4;
+    }
+
+    // Thread tid's map for the tile whose first row is r0, writing into the ring at `smem`.
+    __device__ CpAsyncTransposingCopy(float* smem, const GemmMatrices& g, int r0, int tid)
+        : kk_(tid % 8),
+          r_(tid / 8),
+          src_(Operand::matrix(g) + (int64_t(r0) + r_) * Operand::ld(g) + kk_),
+          pass_(int64_t(kRowStep) * Operand::ld(g)),
+          dst_(smem_addr(smem + kk_ * S + r_)),
+          rows_(Operand::extent(g) - r0) {}
+
+    // Where this thread's copies of a K tile go in ring stage `stage`, and where those of the tile from k0 come from.
+    __device__ uint32_t stage_address(int stage) const { return dst_ + stage * (kStage * 4); }
+    __device__ const float* source(const GemmMatrices&, int k0) const { return src_ + k0; }
+
+    // Issues the copies of the K tile from k0 into `stage` (st and k_src from the two above; k_rem = K - k0 > 0
+    // left; k_full: k_rem >= BK).
+    __device__ void issue(const GemmMatrices& g, uint32_t st, const float* k_src, int /*k0*/, int /*stage*/, int k_rem,
+                          bool k_full) const {
+        if (rows_.full && k_full) {
+#pragma unroll
+            for (int q = 0; q < kKGroups; ++q)
+#pragma unroll
+                for (int r = 0; r < kRowPasses; ++r) cp_async4(st + 4 * (8 * q * S + r * kRowStep), k_src + r * pass_ + 8 * q);
+        } else {
+#pragma unroll
+            for (int q = 0; q < kKGroups; ++q)
+#pragma unroll
+                for (int r = 0; r < kRowPasses; ++r) {
+                    const bool ok = r_ + r * kRowStep < rows_.left && 8 * q + kk_ < k_rem;
+                    cp_async4_zfill(st + 4 * (8 * q * S + r * kRowStep), ok ? k_src + r * pass_ + 8 * q : Operand::matrix(g),
+                                    ok);
+                }
+        }
+    }
+
+  private:
+    const int kk_, r_;
+    const float* const src_;
+    const int64_t pass_;
+    const uint32_t dst_;
+    const TileRows<R> rows_;
+};
+
+// Operand stored with K along its rows, into R x BK tiles x_s[k][r] (row stride S = R: rows are written and read
+// whole, so no padding is needed); kAligned: the operand's rows may be read as float4.
+template <class Operand, int R, int BK, int kThreads, bool kAligned>
+class CpAsyncRowCopy {
+  public:
+    static constexpr int S = R;
+    static constexpr int kStage = BK * S;
+    // Thread t copies the 4 columns 4*(t % kChunks) of rows t/kChunks + p*kRowStep.
+    static constexpr int kChunks = R / 4;
+    static constexpr int kRowStep = kThreads / kChunks;
+    static constexpr int kPasses = BK / kRowStep;
+    // Unaligned map (4-byte copies): thread t copies column t % R of rows t/R + p*kURowStep.
+    static constexpr int kURowStep = kThreads / R;
+    static constexpr int kUPasses = BK / (kURowStep > 0 ? kURowStep : 1);
+
+    static constexpr bool valid() {
+        return kThreads % kChunks == 0 && BK % kRowStep == 0 && R % 4 == 0 &&
+               kThreads % R == 0 && BK % kURowStep == 0;  // unaligned map
+    }
+
+    __device__ CpAsyncRowCopy(float* smem, const GemmMatrices& g, int r0, int tid)
+        : src_(Operand::matrix(g) + r0 + 4 * (tid % kChunks) + int64_t(tid / kChunks) * Operand::ld(g)),
+          r_(tid / kChunks),
+          pass_(int64_t(kRowStep) * Operand::ld(g)),
+          dst_(smem_addr(smem + r_ * S + 4 * (tid % kChunks))),
+          cols_(Operand::extent(g) - r0 - 4 * (tid % kChunks)),
+          uc_(tid % R),
+          ur_(tid / R),
+          usrc_(Operand::matrix(g) + r0 + uc_ + int64_t(ur_) * Operand::ld(g)),
+          upass_(int64_t(kURowStep) * Operand::ld(g)),
+          udst_(smem_addr(smem + ur_ * S + uc_)),
+          rows_(Operand::extent(g) - r0) {}
+
+    // The aligned map's addresses (the unaligned map computes its own in issue()).
+    __device__ uint32_t stage_address(int stage) const { return dst_ + stage * (kStage * 4); }
+    __device__ const float* source(const GemmMatrices& g, int k0) const { return src_ + int64_t(k0) * Operand::ld(g); }
+
+    __device__ void issue(const GemmMatrices& g, uint32_t st, const float* k_src, int k0, int stage, int k_rem,
+                          bool k_full) const {
+        if constexpr (kAligned) {
+            if (rows_.full && k_full) {
+#pragma unroll
+                for (int p = 0; p < kPasses; ++p) cp_async16(st + 4 * (p * kRowStep * S), k_src + p * pass_);
+            } else {
+#pragma unroll
+                for (int p = 0; p < kPasses; ++p) {
+                    const uint32_t dst = st + 4 * (p * kRowStep * S);
+                    const float* const src = k_src + p * pass_;
+                    const bool row_ok = r_ + p * kRowStep < k_rem;
+                    if (row_ok && cols_ >= 4) {
+                        cp_async16(dst, src);
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) {
+                            const bool ok = row_ok && j < cols_;
+                            cp_async4_zfill(dst + 4 * j, ok ? src + j : Operand::matrix(g), ok);
+                        }
+                    }
+                }
+            }
+        } else {
+            const uint32_t ust = udst_ + stage * (kStage * 4);
+            const float* const uk_src = usrc_ + int64_t(k0) * Operand::ld(g);
+            if (rows_.full && k_full) {
+#pragma unroll
+                for (int p = 0; p < kUPasses; ++p) cp_async4(ust + 4 * (p * kURowStep * S), uk_src + p * upass_);
+            } else {
+                const bool column_inside = uc_ < rows_.left;
+#pragma unroll
+                for (int p = 0; p < kUPasses; ++p) {
+                    const bool ok = ur_ + p * kURowStep < k_rem && column_inside;
+                    cp_async4_zfill(ust + 4 * (p * kURowStep * S), ok ? uk_src + p * upass_ : Operand::matrix(g), ok);
+                }
+            }
+        }
+    }
+
+  private:
+    const float* const src_;
+    const int r_;
+    const int64_t pass_;
+    const uint32_t dst_;
+    const int cols_;
+    const int uc_, ur_;
+    const float* const usrc_;
+    const int64_t upass_;
+    const uint32_t udst_;
+    const TileRows<R> rows_;
+};
+
+// Both operands of configuration kTile with layouts OpA, OpB (OpN / OpT); kAligned: the operands copied by rows
+// may be read, and the output written, as float4 rows.
+template <FfmaTile kTile, class OpA, class OpB, bool kAligned>
 class CpAsyncTileCopy {
   public:
     static constexpr int BM = kTile.block.m, BN = kTile.block.n, BK = kTile.block.k, kStages = kTile.stages;
     static constexpr int kThreads = kTile.threads();
-    static constexpr int SA = BM + 4;  // a_s row stride (K-major): see the A map above
-    static constexpr int SB = BN;      // b_s rows are written and read whole: no padding needed
-    static constexpr int kAStage = BK * SA, kBStage = BK * SB;  // floats per stage
+    using ACopy = std::conditional_t<OpA::kT, CpAsyncRowCopy<OperandA, BM, BK, kThreads, kAligned>,
+                                     CpAsyncTransposingCopy<OperandA, BM, BK, kThreads>>;
+    using BCopy = std::conditional_t<OpB::kT, CpAsyncTransposingCopy<OperandB, BN, BK, kThreads>,
+                                     CpAsyncRowCopy<OperandB, BN, BK, kThreads, kAligned>>;
+    static constexpr int SA = ACopy::S, SB = BCopy::S;  // row strides of a_s and b_s, in floats
+    static constexpr int kAStage = ACopy::kStage, kBStage = BCopy::kStage;  // floats per stage
 
     // The ring: [kStages][BK][SA] floats of A, then [kStages][BK][SB] of B.
     struct Storage {
@@ -39,127 +207,28 @@ class CpAsyncTileCopy {
         float b[kStages * kBStage];
     };
 
-    // A map: thread t copies k = 8q + t%8 of rows t/8 + r*kARowStep, q < kAKGroups, r < kARowPasses.
-    static constexpr int kARowStep = kThreads / 8;
-    static constexpr int kARowPasses = BM / kARowStep;
-    static constexpr int kAKGroups = BK / 8;
-    // B map: thread t copies the 4 columns 4*(t % kBChunks) of rows t/kBChunks + p*kBRowStep.
-    static constexpr int kBChunks = BN / 4;
-    static constexpr int kBRowStep = kThreads / kBChunks;
-    static constexpr int kBPasses = BK / kBRowStep;
-    // Unaligned-B map (4-byte copies): thread t copies column t % BN of rows t/BN + p*kUBRowStep.
-    static constexpr int kUBRowStep = kThreads / BN;
-    static constexpr int kUBPasses = BK / (kUBRowStep > 0 ? kUBRowStep : 1);
-
     static constexpr bool valid() {
         return (BM & (BM - 1)) == 0 && (BN & (BN - 1)) == 0 && (BK & (BK - 1)) == 0 &&  // no overflow at INT32_MAX
-               BK % 8 == 0 && BM % 32 == 0 && BM % kARowStep == 0 &&  // A map: 4 rows x 8 k per warp pass
-               kThreads % kBChunks == 0 && BK % kBRowStep == 0 && BN % 4 == 0 &&
-               kThreads % BN == 0 && BK % kUBRowStep == 0 &&  // unaligned-B map
-               SA % 4 == 0 && SA % 32 == 4 && (kStages * BK * SA * int(sizeof(float))) % 16 == 0;
+               ACopy::valid() && BCopy::valid() && (kStages * BK * SA * int(sizeof(float))) % 16 == 0;
     }
 
     // The copy maps of thread `tid` for the block tile at (m0, n0), 64-bit bases computed once.
-    __device__ CpAsyncTileCopy(Storage& smem, const GemmArgs& g, int m0, int n0, int tid)
-        : g_(g),
-          a_kk_(tid % 8),
-          a_r_(tid / 8),
-          a_src_(g.A + (int64_t(m0) + a_r_) * g.lda + a_kk_),
-          a_pass_(int64_t(kARowStep) * g.lda),
-          a_dst_(smem_addr(smem.a + a_kk_ * SA + a_r_)),
-          b_src_(g.B + n0 + 4 * (tid % kBChunks) + int64_t(tid / kBChunks) * g.ldb),
-          b_r_(tid / kBChunks),
-          b_pass_(int64_t(kBRowStep) * g.ldb),
-          b_dst_(smem_addr(smem.b + b_r_ * SB + 4 * (tid % kBChunks))),
-          b_cols_(g.N - n0 - 4 * (tid % kBChunks)),
-          ub_c_(tid % BN),
-          ub_r_(tid / BN),
-          ub_src_(g.B + n0 + ub_c_ + int64_t(ub_r_) * g.ldb),
-          ub_pass_(int64_t(kUBRowStep) * g.ldb),
-          ub_dst_(smem_addr(smem.b + ub_r_ * SB + ub_c_)),
-          m_rem_(g.M - m0),
-          n_rem_(g.N - n0),
-          a_full_(m_rem_ >= BM),
-          b_full_(n_rem_ >= BN) {}
+    __device__ CpAsyncTileCopy(Storage& smem, const GemmMatrices& g, int m0, int n0, int tid)
+        : g_(g), a_(smem.a, g, m0, tid), b_(smem.b, g, n0, tid) {}
 
     // Issues the copies of K tile kt into ring stage `stage` (not committed).
     __device__ void load(int kt, int stage) const {
         const int k0 = kt * BK, k_rem = g_.K - k0;
         const bool k_full = k_rem >= BK;
-        const uint32_t a_st = a_dst_ + stage * (kAStage * 4);
-        const uint32_t b_st = b_dst_ + stage * (kBStage * 4);
-        const float* const a_k = a_src_ + k0;
-        const float* const b_k = b_src_ + int64_t(k0) * g_.ldb;
-        if (a_full_ && k_full) {
-#pragma unroll
-            for (int q = 0; q < kAKGroups; ++q)
-#pragma unroll
-                for (int r = 0; r < kARowPasses; ++r)
-                    cp_async4(a_st + 4 * (8 * q * SA + r * kARowStep), a_k + r * a_pass_ + 8 * q);
-        } else {
-#pragma unroll
-            for (int q = 0; q < kAKGroups; ++q)
-#pragma unroll
-                for (int r = 0; r < kARowPasses; ++r) {
-                    const bool ok = a_r_ + r * kARowStep < m_rem_ && 8 * q + a_kk_ < k_rem;
-                    cp_async4_zfill(a_st + 4 * (8 * q * SA + r * kARowStep), ok ? a_k + r * a_pass_ + 8 * q : g_.A, ok);
-                }
-        }
-        if constexpr (kAligned) {
-            if (b_full_ && k_full) {
-#pragma unroll
-                for (int p = 0; p < kBPasses; ++p) cp_async16(b_st + 4 * (p * kBRowStep * SB), b_k + p * b_pass_);
-            } else {
-#pragma unroll
-                for (int p = 0; p < kBPasses; ++p) {
-                    const uint32_t dst = b_st + 4 * (p * kBRowStep * SB);
-                    const float* const src = b_k + p * b_pass_;
-                    const bool row_ok = b_r_ + p * kBRowStep < k_rem;
-                    if (row_ok && b_cols_ >= 4) {
-                        cp_async16(dst, src);
-                    } else {
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) {
-                            const bool ok = row_ok && j < b_cols_;
-                            cp_async4_zfill(dst + 4 * j, ok ? src + j : g_.B, ok);
-                        }
-                    }
-                }
-            }
-        } else {
-            const uint32_t ub_st = ub_dst_ + stage * (kBStage * 4);
-            const float* const ub_k = ub_src_ + int64_t(k0) * g_.ldb;
-            if (b_full_ && k_full) {
-#pragma unroll
-                for (int p = 0; p < kUBPasses; ++p) cp_async4(ub_st + 4 * (p * kUBRowStep * SB), ub_k + p * ub_pass_);
-            } else {
-                const bool column_inside = ub_c_ < n_rem_;
-#pragma unroll
-                for (int p = 0; p < kUBPasses; ++p) {
-                    const bool ok = ub_r_ + p * kUBRowStep < k_rem && column_inside;
-                    cp_async4_zfill(ub_st + 4 * (p * kUBRowStep * SB), ok ? ub_k + p * ub_pass_ : g_.B, ok);
-                }
-            }
-        }
+        const uint32_t a_st = a_.stage_address(stage), b_st = b_.stage_address(stage);
+        a_.issue(g_, a_st, a_.source(g_, k0), k0, stage, k_rem, k_full);
+        b_.issue(g_, b_st, b_.source(g_, k0), k0, stage, k_rem, k_full);
     }
 
   private:
-    const GemmArgs& g_;
-    const int a_kk_, a_r_;
-    const float* const a_src_;
-    const int64_t a_pass_;
-    const uint32_t a_dst_;
-    const float* const b_src_;
-    const int b_r_;
-    const int64_t b_pass_;
-    const uint32_t b_dst_;
-    const int b_cols_;
-    const int ub_c_, ub_r_;
-    const float* const ub_src_;
-    const int64_t ub_pass_;
-    const uint32_t ub_dst_;
-    const int m_rem_, n_rem_;
-    const bool a_full_, b_full_;
+    const GemmMatrices& g_;
+    const ACopy a_;
+    const BCopy b_;
 };
 
 }  // namespace gemm

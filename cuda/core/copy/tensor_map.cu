@@ -49,9 +49,13 @@ bool bulk_copy_takes(const GemmArgs& g) {
 }
 
 mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map) {
-    const CUtensorMapSwizzle a_swizzle = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
-    MM_TRY(encode(a_map, g.A, g.M, g.K, g.lda, bm, bk, a_swizzle, "A"));
-    return encode(b_map, g.B, g.K, g.N, g.ldb, bk, bn, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
+    const CUtensorMapSwizzle k_rows = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+    if (g.op_a == MM_OP_N)
+        MM_TRY(encode(a_map, g.A, g.M, g.K, g.lda, bm, bk, k_rows, "A"));
+    else
+        MM_TRY(encode(a_map, g.A, g.K, g.M, g.lda, bk, bm, CU_TENSOR_MAP_SWIZZLE_NONE, "A"));
+    if (g.op_b == MM_OP_N) return encode(b_map, g.B, g.K, g.N, g.ldb, bk, bn, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
+    return encode(b_map, g.B, g.N, g.K, g.ldb, bn, bk, k_rows, "B");
 }
 
 mm_status require_bulk_copy(int machine_code, const char* kernel, bool quiet) {

@@ -13,8 +13,10 @@ namespace gemm {
 // multiple of 4 floats) below 2^40 bytes apart.
 bool bulk_copy_takes(const GemmArgs& g);
 
-// The tensor maps of g's operands for block tiles of bm x bn x bk: A in boxes of bm rows x bk columns with the
-// 128- or 64-byte swizzle of rows of bk floats (bk = 32 or 16), B in boxes of bk x bn, unswizzled.
+// The tensor maps of g's operands as stored, for block tiles of bm x bn x bk. An operand stored with K across its
+// rows (A for op_a = MM_OP_N, B for op_b = MM_OP_T) comes in boxes of bm (bn) rows x bk columns with the 128- or
+// 64-byte swizzle of rows of bk floats (bk = 32 or 16); one stored with K along its rows (A for MM_OP_T, B for
+// MM_OP_N) in boxes of bk rows x bm (bn) columns, unswizzled.
 mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map);
 
 // MM_OK when a kernel built on bulk tensor copies, whose machine code for this device is of architecture

@@ -1,7 +1,8 @@
 // The FFMA warp tile: the register micro-kernel of every warp-tiled rung (device).
 //
-// Shared-memory layout it reads: A transposed (K-major, a_s[k][m]) and B as is (b_s[k][n]), so that for a fixed
-// k both operands are contiguous rows and every fragment read is one LDS.128.
+// Shared-memory layout it reads: both operands K-major (a_s[k][m], b_s[k][n]; for row-major operands A
+// transposed and B as is), so that for a fixed k both operands are contiguous rows and every fragment read is one
+// LDS.128.
 //
 // A warp owns a WM x WN sub-tile of the block tile; its 32 lanes form an 8 x 4 grid (kLanesM x kLanesN). A
 // thread holds FM x FN fragments of 4x4 accumulators (FM = WM / 32, FN = WN / 16): its rows are

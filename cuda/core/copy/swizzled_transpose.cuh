@@ -1,10 +1,11 @@
-// A shared-memory transform (device): the A tile that the copy engine left row-major and swizzled in a ring slot,
-// rewritten K-major (at[k][m], rows of BM + 4 floats) for the FFMA warp tile.
+// A shared-memory transform (device): an operand tile that the copy engine left as stored (R rows of BK floats,
+// K across the rows) and swizzled in a ring slot, rewritten K-major (t[k][r], rows of R + 4 floats) for the FFMA
+// warp tile. The bulk-tensor mainloop applies it to A for op_a = MM_OP_N and to B for op_b = MM_OP_T.
 //
-// The copy engine cannot transpose 4-byte elements, so A lands row-major (rows of BK floats, with the 64- or
-// 128-byte swizzle: chunk c of row r is stored at chunk c ^ f(r)). Read straight from that layout, a thread's A
+// The copy engine cannot transpose 4-byte elements, so the tile lands as stored (rows of BK floats, with the 64-
+// or 128-byte swizzle: chunk c of row r is stored at chunk c ^ f(r)). Read straight from that layout, a thread's
 // operands at one k would all come from the same component of one float4 per row, i.e. the same register-bank
-// position. Instead every thread transposes one or two 4x4 blocks per tile (4 LDS.128 + 4 STS.128 each): load()
+// position. Instead every thread transposes one or more 4x4 blocks per tile (4 LDS.128 + 4 STS.128 each): load()
 // brings them into registers, store() writes them transposed, so that a kernel can overlap the two with FMAs.
 #pragma once
 
@@ -14,15 +15,15 @@
 
 namespace gemm {
 
-template <int BM, int BK, int kThreads>
-class SwizzledATranspose {
+template <int R, int BK, int kThreads>
+class SwizzledTranspose {
   public:
-    static constexpr int kRowBytes = BK * 4;  // one A row in the ring (= the swizzle span)
+    static constexpr int kRowBytes = BK * 4;  // one stored row in the ring (= the swizzle span)
     static constexpr int kSwizzleMask = kRowBytes / 16 - 1;
-    static constexpr int SA = BM + 4;         // row stride of the K-major buffer, in floats
-    static constexpr int kFloats = BK * SA;   // one K-major buffer
-    // (BM/4) x (BK/4) blocks of 4 rows x 4 k, kBlocksPerThread per thread.
-    static constexpr int kBlocks = (BM / 4) * (BK / 4);
+    static constexpr int S = R + 4;           // row stride of the K-major buffer, in floats
+    static constexpr int kFloats = BK * S;    // one K-major buffer
+    // (R/4) x (BK/4) blocks of 4 rows x 4 k, kBlocksPerThread per thread.
+    static constexpr int kBlocks = (R / 4) * (BK / 4);
     static constexpr int kBlocksPerThread = kBlocks / kThreads;
 
     static constexpr bool valid() {
@@ -52,7 +53,7 @@ class SwizzledATranspose {
             block_coords(tid + p * kThreads, q, ch);
 #pragma unroll
             for (int j = 0; j < 4; ++j)
-                *reinterpret_cast<float4*>(dst + (4 * ch + j) * SA + 4 * q) =
+                *reinterpret_cast<float4*>(dst + (4 * ch + j) * S + 4 * q) =
                     make_float4(f4_get(in_transit_[p][0], j), f4_get(in_transit_[p][1], j),
                                 f4_get(in_transit_[p][2], j), f4_get(in_transit_[p][3], j));
         }
