@@ -77,7 +77,8 @@ MM_API mm_status mm_matmul_device(const char* kernel, int64_t M, int64_t N, int6
  * are multiplied and come back as panels of C while the next panel goes up. Pageable memory is staged through
  * pinned buffers that the library keeps for later calls, filled and emptied by several CPU threads; pinned memory
  * (mm_host_alloc, cudaHostAlloc, cudaHostRegister) is copied where it lies, at the host link's full speed. Panel
- * heights depend on the shape alone: the same inputs give the same result, bit for bit. */
+ * heights depend on the shape alone: the same inputs give the same result, bit for bit. C may not overlap A or B
+ * (MM_ERR_INVALID_ARGUMENT). */
 MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                               const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
                               int64_t ldc);
@@ -118,8 +119,8 @@ MM_API mm_status mm_current_device(int* device);
  * are streams of GPU `device`. */
 MM_API mm_status mm_stream_wait(int device, void* stream, void* producer);
 
-/* A marker after the work enqueued so far on `stream` (of GPU `device`); mm_marker_finished tells whether that
- * work has finished, and releases the marker once it has (finished = 1). */
+/* A marker (opaque) after the work enqueued so far on `stream` (of GPU `device`); mm_marker_finished tells whether
+ * that work has finished, and takes the marker back once it has (finished = 1): it is not to be used again. */
 MM_API mm_status mm_marker_record(int device, void* stream, void** marker);
 MM_API mm_status mm_marker_finished(void* marker, int* finished);
 

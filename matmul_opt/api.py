@@ -181,8 +181,12 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
         return out
     A, a = _host_operand(A)
     B, b = _host_operand(B)
-    # An out whose rows and columns are both strided is computed in a copy, written back below.
-    C, c = _host_operand(pinned.result_array((M, N)) if out is None else out)
+    # An out whose rows and columns are both strided, or that shares memory with an input (the host path writes
+    # panels of C while later panels of the inputs still go up), is computed in a copy, written back below.
+    if out is not None and (np.may_share_memory(out, A) or np.may_share_memory(out, B)):
+        C, c = _host_operand(np.array(out, order="C"))
+    else:
+        C, c = _host_operand(pinned.result_array((M, N)) if out is None else out)
     check(library().mm_gemm_host(kernel.encode(), *gemm_arguments(M, N, K, alpha, beta, a, b, c)))
     if out is None:
         return C

@@ -87,6 +87,12 @@ class DeviceMatrix:
     device: int | None = None  # the GPU, when the interface says (DLPack); else asked of the library
     keepalive: list = field(default_factory=list)
 
+    @functools.cached_property
+    def operand(self) -> Operand | None:
+        """(op, leading dimension, pointer) when the rows or the columns are contiguous; None otherwise."""
+        found = layout(self.shape, self.strides)
+        return None if found is None else (*found, self.ptr)
+
 
 def _library_of(x) -> str:
     return _library_of_type(type(x))
@@ -241,9 +247,16 @@ def producer_stream(matrix: DeviceMatrix, asked: dict | None = None) -> int | No
         asked = {} if asked is None else asked
         key = ("torch", matrix.device)
         if key not in asked:
-            asked[key] = stream_handle(torch.cuda.current_stream(matrix.device).cuda_stream)
+            asked[key] = stream_handle(_torch_current_stream(torch)(matrix.device))
         return asked[key]
     return None
+
+
+def _torch_current_stream(torch):
+    """The handle of PyTorch's current stream of a device: torch._C's raw query where this PyTorch has it (what the
+    public torch.cuda.current_stream(device).cuda_stream reads, without building a Stream object), else that."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    return raw if raw is not None else (lambda device: torch.cuda.current_stream(device).cuda_stream)
 
 
 def contiguous_copy(x, name: str):
@@ -257,12 +270,6 @@ def contiguous_copy(x, name: str):
         return cupy.ascontiguousarray(x)
     raise ValueError(f"{name} has strides that are neither row- nor column-contiguous; pass a contiguous array "
                      "(its library's ascontiguousarray or .contiguous())")
-
-
-def _operand(matrix: DeviceMatrix) -> Operand | None:
-    """(op, leading dimension, pointer) of a matrix whose rows or columns are contiguous; None otherwise."""
-    found = layout(matrix.shape, matrix.strides)
-    return None if found is None else (*found, matrix.ptr)
 
 
 def _release_exports(parsed: dict[str, DeviceMatrix]) -> None:
@@ -396,7 +403,7 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
             raise ValueError(f"out has shape {c.shape}, expected {(M, N)} (A's rows by B's columns)")
         if c.readonly:
             raise ValueError("out is read-only; pass a writable float32 GPU array")
-        if _operand(c) is None:
+        if c.operand is None:
             raise ValueError("out must have its rows or its columns contiguous")
     devices = {n: _device_of(m) for n, m in parsed.items()}
     known = {d for d in devices.values() if d is not None}
@@ -406,7 +413,7 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
     device = known.pop() if known else _current_device()
     refs: list = []
     for n in ("A", "B"):
-        if _operand(parsed[n]) is None:  # neither rows nor columns contiguous: a contiguous copy, on the GPU
+        if parsed[n].operand is None:  # neither rows nor columns contiguous: a contiguous copy, on the GPU
             copied = from_array_interface(contiguous_copy(parsed[n].owner, n), n)
             copied.keepalive += parsed[n].keepalive  # an export of the original still goes back with the work
             refs.append(parsed[n].owner)
@@ -420,7 +427,7 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
     if M == 0 or N == 0:  # nothing to compute; the consumed DLPack tensors go back at once
         _release_exports(parsed)
         return result, None, device
-    arguments = gemm_arguments(M, N, K, alpha, beta, _operand(a), _operand(b), _operand(c))
+    arguments = gemm_arguments(M, N, K, alpha, beta, a.operand, b.operand, c.operand)
     lib = library()
     waits = set(producers.values()) - {None, chosen}
     if waits:  # what the C entry refuses is refused before the waits are enqueued (it checks again, cheaply)

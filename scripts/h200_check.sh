@@ -9,7 +9,8 @@
 #   scripts/h200_check.sh all             verify, then asv, in one call (no BASE)
 # Logs land in docs/results/; $OUT gets results.tgz (docs/results and results/asv) and the A/B's table. Through
 # the device tool it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
-# .gitcarry/repo.bundle HEAD main`) to restore the history that asv records commits from.
+# .gitcarry/repo.bundle HEAD main`) to restore the history that asv records commits from. MM_PREBUILT=1 uses the
+# matmul_opt/libmatmul.so that came with the tree (built off the device from the same commit) instead of building.
 set -uo pipefail
 MODE=${1:-verify}
 BASE=${2:-}
@@ -27,7 +28,11 @@ fi
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; nvcc --version | tail -1
   echo "commit $(git rev-parse HEAD)"; date -u; } 2>&1 | tee $R/environment-$MODE.txt
 step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
-step build bash -c "make -j16 > $OUT/build.log 2>&1 || { tail -40 $OUT/build.log; exit 1; }" || exit 1
+if [ "${MM_PREBUILT:-0}" = 1 ] && [ -f matmul_opt/libmatmul.so ]; then
+    echo "[build: skipped, MM_PREBUILT=1 and matmul_opt/libmatmul.so came with the tree]"
+else
+    step build bash -c "make -j16 > $OUT/build.log 2>&1 || { tail -40 $OUT/build.log; exit 1; }" || exit 1
+fi
 if [ -n "$BASE" ]; then  # the library at BASE, built from its own tree
     step build-base bash -c "rm -rf /tmp/base && git worktree add -f -q /tmp/base $BASE && make -C /tmp/base -j16 > $OUT/build-base.log 2>&1"
 fi

@@ -72,8 +72,28 @@ def main(argv=None) -> int:
         except matmul_opt.MatmulError as exc:
             print(f"{info.name:<14} benchmark helper: ERROR {exc}", flush=True)
             failures += 1
+    failures += streamed_host_path(rng)
     print(f"{failures} failure(s)")
     return 1 if failures else 0
+
+
+def streamed_host_path(rng) -> int:
+    """One product of `best` that the host path cuts into two panels (cuda/api/gemm_host.cu), with A transposed, from
+    pageable and from pinned arrays, so the staging rings and the panel products run under the tool too."""
+    M, N, K = 1100, 4096, 8
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    pinned_a, pinned_b = matmul_opt.empty_pinned((K, M)), matmul_opt.empty_pinned((K, N))
+    pinned_a[...], pinned_b[...] = A.T, B
+    expected = A.astype(np.float64) @ B.astype(np.float64)
+    failures = 0
+    for label, a, b in (("pageable", np.asfortranarray(A), B), ("pinned", pinned_a.T, pinned_b)):
+        error = relative_error(matmul_opt.run("best", a, b), expected, error_scale(A, B))
+        ok = error <= matmul_opt.tolerance("fp32", K)
+        failures += not ok
+        print(f"best streamed {M}x{N}x{K} ({label}, op T A): rel. error {error:.2e} {'ok' if ok else 'WRONG'}",
+              flush=True)
+    return failures
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import matmul_opt
+from matmul_opt import _library
 from matmul_opt.accuracy import relative_error
 
 from conftest import run_in_threads
@@ -17,7 +18,7 @@ STREAMED_SHAPES = [  # (M, N, K)
     (2500, 4096, 300),  # three panels of 1024 rows, the last one ragged
     (200, 64, 65536),  # a slot holds 64 rows of A: four panels
     (3, 5_000_000, 2),  # a row of C or B is larger than a slot: column blocks
-    (9000, 1000, 33),  # panels of 4194 rows (a slot's worth of C's rows), the last one ragged
+    (9000, 1000, 33),  # panels of 4096 rows (a slot holds 4194 of C's rows), the last one ragged
 ]
 KERNELS = ["best", "pipelined", "cublas"]
 
@@ -107,3 +108,19 @@ def test_streamed_products_in_eight_threads(rng):
 
     run_in_threads(worker)
     assert failures == []
+
+
+def test_out_sharing_memory_with_an_input_gets_the_right_product(rng):
+    A, B = operand(rng, (2500, 2500), "C"), operand(rng, (2500, 2500), "C")  # two panels of 1664 rows
+    expected = reference(A, B, 0.5, 2.0, A)
+    assert matmul_opt.run("best", A, B, out=A, alpha=0.5, beta=2.0) is A
+    assert relative_error(A, expected) <= matmul_opt.tolerance("fp32", 2500)
+
+
+def test_the_c_host_entry_refuses_c_over_an_input(rng):
+    A = operand(rng, (300, 300), "C")
+    pointer = A.ctypes.data
+    status = _library.library().mm_gemm_host(b"best", 0, 0, 300, 300, 300, 1.0, pointer, 300, pointer, 300, 0.0,
+                                             pointer, 300)
+    with pytest.raises(ValueError, match="C overlaps A"):
+        _library.check(status)

@@ -6,6 +6,10 @@
 // Alpha and beta are applied by a pass over C after the product went to a workspace (both passes in
 // core/layout/rearrange.h). The workspaces come from the library's workspace pool on the call's stream, so they
 // are stream-ordered: allocated and freed around the kernels that use them, with no synchronisation.
+#include <iterator>
+#include <mutex>
+#include <vector>
+
 #include "api/enqueue.h"
 #include "api/validate.h"
 #include "core/device_buffer.h"
@@ -44,18 +48,6 @@ mm_status device_of(const char* name, const void* p, int* device) {
     return MM_OK;
 }
 
-// Bytes [first, last) that a rows x cols row-major matrix with leading dimension ld spans (rows, cols >= 1).
-struct Extent {
-    uintptr_t first, last;
-};
-
-Extent extent(const float* p, int64_t rows, int64_t cols, int64_t ld) {
-    const uintptr_t first = reinterpret_cast<uintptr_t>(p);
-    return {first, first + uintptr_t(((rows - 1) * ld + cols) * int64_t(sizeof(float)))};
-}
-
-bool overlap(Extent a, Extent b) { return a.first < b.last && b.first < a.last; }
-
 // The operands' GPU: A and B (when K > 0) and C must be device memory of one GPU, and C must not overlap them.
 mm_status common_device(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                         const float* B, int64_t ldb, const float* C, int64_t ldc, int* device) {
@@ -67,12 +59,7 @@ mm_status common_device(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
     if (device_a != *device || device_b != *device)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "the operands lie on different GPUs (A on %d, B on %d, C on %d)",
                        device_a, device_b, *device);
-    const Extent c = extent(C, M, N, ldc);
-    const Extent a = op_a == MM_OP_N ? extent(A, M, K, lda) : extent(A, K, M, lda);
-    const Extent b = op_b == MM_OP_N ? extent(B, K, N, ldb) : extent(B, N, K, ldb);
-    if (overlap(c, a)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps A: the product cannot be written over an input");
-    if (overlap(c, b)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps B: the product cannot be written over an input");
-    return MM_OK;
+    return check_no_overlap(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 // The operand op(X) (rows x cols) as `native` kernels take it: X itself, with its op; for other kernels, an op = T
@@ -100,6 +87,43 @@ mm_status record_event(int device, void* stream, CurrentDevice& current, cudaEve
     const mm_status status = mm_check_cuda(cudaEventRecord(*event, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
     if (status != MM_OK) cudaEventDestroy(*event);
     return status;
+}
+
+// A marker: an event of one GPU. Finished markers are kept for reuse (creating and destroying an event costs
+// about as much as recording one, and a GPU-array call records one every time); never destroyed.
+struct Marker {
+    cudaEvent_t event;
+    int device;
+};
+
+std::mutex free_markers_mutex;
+std::vector<Marker*>& free_markers() {
+    static auto* markers = new std::vector<Marker*>();
+    return *markers;
+}
+
+// A marker of `device` (the current GPU): a finished one of that GPU, else a new one.
+mm_status take_marker(int device, Marker** marker) {
+    {
+        std::lock_guard<std::mutex> lock(free_markers_mutex);
+        auto& markers = free_markers();
+        for (auto it = markers.rbegin(); it != markers.rend(); ++it) {
+            if ((*it)->device == device) {
+                *marker = *it;
+                markers.erase(std::next(it).base());
+                return MM_OK;
+            }
+        }
+    }
+    cudaEvent_t event = nullptr;
+    MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate"));
+    *marker = new Marker{event, device};
+    return MM_OK;
+}
+
+void give_back_marker(Marker* marker) {
+    std::lock_guard<std::mutex> lock(free_markers_mutex);
+    free_markers().push_back(marker);
 }
 
 // Everything the asynchronous entry checks before it enqueues: the arguments, then (unless C is empty) the
@@ -191,16 +215,25 @@ mm_status mm_stream_wait(int device, void* stream, void* producer) {
 
 mm_status mm_marker_record(int device, void* stream, void** marker) {
     if (marker == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "marker is a null pointer");
+    MM_TRY(require_device());
     CurrentDevice current;
-    cudaEvent_t event = nullptr;
-    MM_TRY(record_event(device, stream, current, &event));
-    *marker = event;
+    MM_TRY(current.enter(device));
+    Marker* taken = nullptr;
+    MM_TRY(take_marker(device, &taken));
+    const mm_status status =
+        mm_check_cuda(cudaEventRecord(taken->event, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
+    if (status != MM_OK) {
+        give_back_marker(taken);
+        return status;
+    }
+    *marker = taken;
     return MM_OK;
 }
 
 mm_status mm_marker_finished(void* marker, int* finished) {
     if (marker == nullptr || finished == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "marker or finished is null");
-    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(marker));
+    Marker* recorded = static_cast<Marker*>(marker);
+    const cudaError_t err = cudaEventQuery(recorded->event);
     if (err == cudaErrorNotReady) {
         cudaGetLastError();  // not an error: the work is still running
         *finished = 0;
@@ -208,7 +241,8 @@ mm_status mm_marker_finished(void* marker, int* finished) {
     }
     MM_TRY(mm_check_cuda(err, "cudaEventQuery"));
     *finished = 1;
-    return mm_check_cuda(cudaEventDestroy(static_cast<cudaEvent_t>(marker)), "cudaEventDestroy");
+    give_back_marker(recorded);
+    return MM_OK;
 }
 
 }  // extern "C"

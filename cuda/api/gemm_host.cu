@@ -29,11 +29,16 @@ constexpr int64_t kSlotElements = int64_t(HostStaging::kSlotBytes / sizeof(float
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Rows of C per panel: a wave's worth, but no more than a staging slot holds of op(A)'s or C's rows.
+// Rows of C per panel: a wave's worth, but no more than a staging slot holds of op(A)'s or C's rows; a whole number
+// of tile heights (or of 4 rows, when fewer fit), so that every panel of a transposed A starts 16-byte aligned and
+// the bulk-copy kernels can take it.
 int64_t panel_rows(int64_t M, int64_t N, int64_t K) {
     const int64_t wave = ceil_div(ceil_div(kPanelElements, N), kPanelAlign) * kPanelAlign;
     const int64_t fit = std::max<int64_t>(kSlotElements / std::max(K, N), 1);
-    return std::clamp<int64_t>(std::min(wave, fit), 1, M);
+    int64_t rows = std::min(wave, fit);
+    const int64_t unit = rows >= kPanelAlign ? kPanelAlign : rows >= 4 ? 4 : 1;
+    rows = rows / unit * unit;
+    return std::min(rows, M);
 }
 
 // A row-major host matrix as stored.
@@ -171,6 +176,8 @@ mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op o
 mm_status gemm_host(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                     const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
     MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
+    // Panels of C come back while later panels of A and B still go up: C written over an input would change it.
+    MM_TRY(check_no_overlap(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
     if (M == 0 || N == 0) return MM_OK;
     const HostMatrix a = op_a == MM_OP_N ? HostMatrix(A, M, K, lda) : HostMatrix(A, K, M, lda);
     const HostMatrix b = op_b == MM_OP_N ? HostMatrix(B, K, N, ldb) : HostMatrix(B, N, K, ldb);

@@ -66,3 +66,30 @@ mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_
     MM_TRY(check_pointer("C", C, M * N));
     return ready_to_run(entry);
 }
+
+namespace {
+
+// Bytes [first, last) that a rows x cols row-major matrix with leading dimension ld spans (rows, cols >= 1).
+struct Extent {
+    uintptr_t first, last;
+};
+
+Extent extent(const float* p, int64_t rows, int64_t cols, int64_t ld) {
+    const uintptr_t first = reinterpret_cast<uintptr_t>(p);
+    return {first, first + uintptr_t(((rows - 1) * ld + cols) * int64_t(sizeof(float)))};
+}
+
+bool overlap(Extent a, Extent b) { return a.first < b.last && b.first < a.last; }
+
+}  // namespace
+
+mm_status check_no_overlap(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                           const float* B, int64_t ldb, const float* C, int64_t ldc) {
+    if (M == 0 || N == 0 || K == 0) return MM_OK;
+    const Extent c = extent(C, M, N, ldc);
+    const Extent a = op_a == MM_OP_N ? extent(A, M, K, lda) : extent(A, K, M, lda);
+    const Extent b = op_b == MM_OP_N ? extent(B, K, N, ldb) : extent(B, N, K, ldb);
+    if (overlap(c, a)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps A: the product cannot be written over an input");
+    if (overlap(c, b)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps B: the product cannot be written over an input");
+    return MM_OK;
+}
