@@ -66,7 +66,7 @@ def _kernels_from_registry_source() -> list[str]:
     except OSError:
         return []
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    return re.findall(r"^\s*MM_KERNEL\(\s*(\w+)\s*,", text, flags=re.M)
+    return re.findall(r"^\s*MM_KERNEL(?:_ALL_OPS)?\(\s*(\w+)\s*,", text, flags=re.M)
 
 
 def registered_kernels() -> list[str]:
