@@ -57,9 +57,10 @@ MM_API int mm_kernel_count(void);
 MM_API mm_status mm_kernel_name(int index, const char** name);
 MM_API mm_status mm_kernel_description(int index, const char** description);
 MM_API mm_status mm_kernel_arithmetic(int index, mm_arithmetic* arithmetic);
-/* The op combinations the kernel takes as stored in mm_gemm_async: bit 2 * op_a + op_b of *combinations is set
- * for each (0x1: MM_OP_N, MM_OP_N alone; 0xF: all four). An operand of any other combination is rearranged on the
- * GPU before the kernel runs. */
+/* The op combinations the kernel takes itself in mm_gemm_async: bit 2 * op_a + op_b of *combinations is set for
+ * each (0x1: MM_OP_N, MM_OP_N alone; 0xF: all four). An operand of any other combination is rearranged on the GPU
+ * by the entry before the kernel runs. (best takes all four; it reads N·N, T·N and T·T as stored and transposes B
+ * of N·T once itself, which measures faster than reading it transposed.) */
 MM_API mm_status mm_kernel_native_ops(int index, unsigned* combinations);
 /* MM_OK when the kernel can run on this machine; otherwise MM_ERR_UNAVAILABLE or MM_ERR_NO_DEVICE and a
  * message that says why. */

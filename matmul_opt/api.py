@@ -18,8 +18,8 @@ class KernelInfo:
     name: str
     description: str
     arithmetic: str  # "fp32" (IEEE fp32 FMAs) or "tf32" (inputs rounded to tf32 on tensor cores)
-    # The op combinations, op_a then op_b ("NN", "NT", "TN", "TT"), the kernel reads as stored; for any other an
-    # op = T operand (a transposed view) is rearranged on the GPU first.
+    # The op combinations, op_a then op_b ("NN", "NT", "TN", "TT"), the kernel takes itself (mm_kernel_native_ops);
+    # for any other an op = T operand (a transposed view) is rearranged on the GPU first.
     native_ops: tuple[str, ...]
 
 

@@ -46,12 +46,13 @@ def main(argv=None) -> int:
             A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
             B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
             C0 = rng.uniform(-1, 1, (M, N)).astype(np.float32)
-            # The plain product, then op = T operands (Fortran order, a .T view) with alpha and beta: read as
-            # stored by the kernels that take every op combination, rearranged on the GPU for the others, and
-            # the scaling pass.
+            # The plain product, then op = T operands (Fortran order, a .T view) with alpha and beta, then B alone
+            # transposed (best's transposition pass): read as stored by the kernels that take every op
+            # combination, rearranged on the GPU for the others, and the scaling pass.
             for label, a, b, alpha, beta in (("", A, B, 1.0, 0.0),
                                              (" (op T, alpha, beta)", np.asfortranarray(A), np.ascontiguousarray(B.T).T,
-                                              -1.5, 0.5)):
+                                              -1.5, 0.5),
+                                             (" (op N, T)", A, np.ascontiguousarray(B.T).T, 1.0, 0.0)):
                 out = C0.copy()
                 try:
                     C = matmul_opt.run(info.name, a, b, out=out, alpha=alpha, beta=beta)

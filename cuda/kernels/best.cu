@@ -13,7 +13,10 @@
 // runs as its fallback, the pipelined kernel of the same tile.
 //
 // Every configuration and fallback takes the four op combinations as stored (each is instantiated per layout of
-// A and B), so best reads op = T operands in place whichever it picks.
+// A and B). best reads A and B as stored for N·N, T·N and T·T. For N·T (B stored N x K) every configuration would
+// transpose both tiles in shared memory at every k-step, and one transposition pass over B on the GPU (2·K·N·4
+// bytes, into a stream-ordered workspace) followed by the N·N configuration measures faster at every size tried:
+// docs/experiments/2026-12-01-native-op-t.md. A configuration forced by the tuner runs the combination as given.
 //
 // Changes vs streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count (cached per
 // device) and the table.
@@ -23,6 +26,8 @@
 #include <cstring>
 
 #include "core/device.h"
+#include "core/device_buffer.h"
+#include "core/layout/rearrange.h"
 #include "core/schedule/split_k.h"
 #include "kernels/best_table.h"
 #include "kernels/pipelined.h"
@@ -159,13 +164,21 @@ void force(int index, int splits) {
 }  // namespace best
 
 mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
+    const int forced = forced_config.load();
+    if (forced >= 0) return gemm::launch_config(*kCatalogue[forced], g, forced_splits.load(), stream);
+    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T) {  // B transposed once, then N·N (the header says why)
+        DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
+        GemmArgs n = g;
+        n.ldb = padded_ld(g.N);
+        MM_TRY(b_rows.allocate(sizeof(float) * size_t(g.K) * size_t(n.ldb), "the workspace of op(B)"));
+        MM_TRY(gemm::launch_gather(g.B, g.K, g.N, 1, g.ldb, b_rows.data(), n.ldb, stream));
+        n.B = b_rows.data();
+        n.op_b = MM_OP_N;
+        return launch_best(n, stream);
+    }
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    const int forced = forced_config.load();
     Choice c{};
-    if (forced >= 0)
-        c = {kCatalogue[forced], forced_splits.load()};
-    else
-        MM_TRY(choose(g, sms, &c));
+    MM_TRY(choose(g, sms, &c));
     return gemm::launch_config(*c.config, g, c.splits, stream);
 }
