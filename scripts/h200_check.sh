@@ -24,6 +24,8 @@ fi
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 if [ -f .gitcarry/repo.bundle ]; then
     rm -rf .git /tmp/clone && git clone -q --no-checkout .gitcarry/repo.bundle /tmp/clone && mv /tmp/clone/.git .git && git reset -q
+    # asv.conf.json follows the branch main: a bundle made on another branch still needs it as a local branch.
+    git show-ref --verify --quiet refs/heads/main || git branch -q main origin/main
 fi
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; nvcc --version | tail -1
   echo "commit $(git rev-parse HEAD)"; date -u; } 2>&1 | tee $R/environment-$MODE.txt
