@@ -1,0 +1,45 @@
+"""The machine code of the tensor-core kernels: each uses the matrix instruction it is written around and keeps its
+values in registers (no local-memory loads or stores). Reads the built library with cuobjdump, which comes with
+the CUDA toolkit; no GPU is needed, and the tests skip where cuobjdump is not found."""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from matmul_opt._library import library_path
+
+# (kernel function name fragment, the instruction its SASS must hold)
+TENSOR_CORE_KERNELS = [("mma_tf32_kernel", "HMMA.1688.F32.TF32")]
+
+
+def cuobjdump() -> str | None:
+    candidates = [shutil.which("cuobjdump")]
+    candidates += [str(Path(os.environ[v]) / "bin" / "cuobjdump") for v in ("CUDA_HOME", "CUDA_PATH") if v in os.environ]
+    candidates.append("/usr/local/cuda/bin/cuobjdump")
+    return next((c for c in candidates if c and Path(c).is_file()), None)
+
+
+@pytest.fixture(scope="module")
+def functions() -> dict[str, str]:
+    """Every kernel's SASS in the library, by mangled name."""
+    tool = cuobjdump()
+    if tool is None:
+        pytest.skip("cuobjdump not found (it ships with the CUDA toolkit)")
+    if not library_path().exists():
+        pytest.skip(f"{library_path()} is not built")
+    dump = subprocess.run([tool, "--dump-sass", str(library_path())], capture_output=True, text=True, timeout=300,
+                          check=True).stdout
+    parts = re.split(r"^\s*Function : (\S+)\s*$", dump, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+@pytest.mark.parametrize("kernel, instruction", TENSOR_CORE_KERNELS)
+def test_tensor_core_kernels_use_their_instruction_and_no_local_memory(functions, kernel, instruction):
+    found = {name: sass for name, sass in functions.items() if kernel in name}
+    assert found, f"no function named like {kernel} in the library"
+    for name, sass in found.items():
+        assert instruction in sass, f"{name} has no {instruction}"
+        assert not re.search(r"\b(LDL|STL)(\.|\s)", sass), f"{name} spills to local memory"
