@@ -7,23 +7,20 @@ library's own `a @ b` measured in the same process.
 """
 from __future__ import annotations
 
-import importlib.util
-
 try:
     from .bench_kernels import _OnDevice
-    from .end_to_end import SOURCES, Operands, call_seconds, enqueue_seconds
+    from .end_to_end import SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds
 except ImportError:  # imported as a top-level module
     from bench_kernels import _OnDevice
-    from end_to_end import SOURCES, Operands, call_seconds, enqueue_seconds
+    from end_to_end import SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds
 
 KERNEL = "best"
 SIZES = ["64", "4096"]
-REPETITIONS = {"64": 200, "4096": 9}
 
 
 def _require_source(probe, source: str) -> None:
     _OnDevice.require(probe, KERNEL)
-    if source in ("torch", "cupy") and importlib.util.find_spec(source) is None:
+    if not available(source):
         raise NotImplementedError(f"{source} is not installed")
 
 
@@ -39,7 +36,7 @@ class EndToEnd(_OnDevice):
 
     def track_call_ms(self, probe, source, size):
         """Median wall-clock milliseconds of one call."""
-        return call_seconds(self.operands, REPETITIONS[size]) * 1e3
+        return call_seconds(self.operands, call_repetitions(int(size))) * 1e3
 
     track_call_ms.unit = "ms"
 

@@ -7,6 +7,7 @@ in [-1, 1], made once per source and size.
 """
 from __future__ import annotations
 
+import importlib.util
 import statistics
 import time
 
@@ -15,6 +16,16 @@ import numpy as np
 import matmul_opt
 
 SOURCES = ["numpy", "pinned", "torch", "cupy"]
+
+
+def available(source: str) -> bool:
+    """Whether the library a source needs is installed (NumPy always is)."""
+    return source not in ("torch", "cupy") or importlib.util.find_spec(source) is not None
+
+
+def call_repetitions(n: int) -> int:
+    """Calls that call_seconds takes the median of at n^3: many for latency-bound sizes, a few for the large."""
+    return 500 if n <= 64 else 9
 
 
 class Operands:

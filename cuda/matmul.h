@@ -77,7 +77,8 @@ MM_API mm_status mm_matmul_device(const char* kernel, int64_t M, int64_t N, int6
  * The copies are streamed: B goes to the device first, then row panels of op(A) (and of C when beta != 0) go up,
  * are multiplied and come back as panels of C while the next panel goes up. Pageable memory is staged through
  * pinned buffers that the library keeps for later calls, filled and emptied by several CPU threads; pinned memory
- * (mm_host_alloc, cudaHostAlloc, cudaHostRegister) is copied where it lies, at the host link's full speed. Panel
+ * (mm_host_alloc, cudaHostAlloc, cudaHostRegister) of 1 MiB or more is copied where it lies, at the host link's full
+ * speed (smaller arrays are staged: that costs less than asking whether they are pinned). Panel
  * heights depend on the shape alone: the same inputs give the same result, bit for bit. C may not overlap A or B
  * (MM_ERR_INVALID_ARGUMENT). */
 MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
@@ -138,7 +139,8 @@ MM_API mm_status mm_marker_finished(void* marker, int* finished);
 /* Times one kernel at M×N×K on device-resident random inputs (uniform in [-1, 1]) with CUDA events:
  * `warmup` untimed launches, then `repetitions` rounds of back-to-back launches (each round at least about
  * 1 ms long); writes the median time per launch in milliseconds. The inputs are laid out as mm_matmul_host lays
- * out its device copies (rows padded to a multiple of 4 floats), so the time is that of what users call. */
+ * out its device copies (rows padded to a multiple of 4 floats); the whole M x N x K product is one launch, where
+ * the host path multiplies large problems in panels of rows. */
 MM_API mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int64_t K, int warmup, int repetitions,
                               double* median_ms);
 

@@ -16,6 +16,28 @@ def check_shape(name: str, shape) -> tuple[int, int]:
     return int(shape[0]), int(shape[1])
 
 
+def check_product(a_shape: tuple[int, int], b_shape: tuple[int, int], out_shape: tuple[int, int] | None = None,
+                  out_readonly: bool = False, kind: str = "array") -> tuple[int, int, int]:
+    """(M, N, K) of A @ B into out (when given); ValueError for inner dimensions that differ, an out of another shape
+    or a read-only out (`kind` names the arrays the message asks for)."""
+    (M, K), (K2, N) = a_shape, b_shape
+    if K != K2:
+        raise ValueError(f"inner dimensions differ: A is {M}x{K} and B is {K2}x{N}; A's columns must equal B's rows")
+    if out_shape is not None:
+        if tuple(out_shape) != (M, N):
+            raise ValueError(f"out has shape {tuple(out_shape)}, expected {(M, N)} (A's rows by B's columns)")
+        if out_readonly:
+            raise ValueError(f"out is read-only; pass a writable float32 {kind}")
+    return M, N, K
+
+
+def element_strides(name: str, byte_strides) -> tuple[int, int]:
+    """Strides in float32 elements from strides in bytes; ValueError when they are not whole elements."""
+    if len(byte_strides) != 2 or any(s % 4 for s in byte_strides):
+        raise ValueError(f"{name} has strides {tuple(byte_strides)} bytes, not whole float32 elements")
+    return byte_strides[0] // 4, byte_strides[1] // 4
+
+
 def layout(shape: tuple[int, int], strides: tuple[int, int]) -> tuple[int, int] | None:
     """(op, leading dimension) of a matrix with these strides (in elements): op 0 when its rows are contiguous,
     op 1 when its columns are (it is then the transpose of a row-major matrix); None when neither is."""

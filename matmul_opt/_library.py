@@ -100,6 +100,8 @@ def library_path() -> Path:
 def library() -> ctypes.CDLL:
     """The loaded library (loaded on first use, so importing matmul_opt never needs it)."""
     global _library
+    if _library is not None:  # loaded: no lock on the per-call path
+        return _library
     with _lock:
         if _library is None:
             path = library_path()

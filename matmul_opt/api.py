@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import device_arrays, pinned
-from ._layout import INT_MAX, Operand, check_shape, gemm_arguments, layout
+from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
 from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
 from .accuracy import tolerance  # noqa: F401  (part of the API: matmul_opt.tolerance)
 
@@ -136,12 +136,13 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     NumPy operands (the host path): streamed to the GPU and back in panels, finished when run() returns; any
     memory layout works (Fortran order and .T views go as op = T, without a copy; other strides are copied first);
     pinned arrays (empty_pinned) are copied at DMA speed; the result is a NumPy array, in recycled pinned memory
-    when it is 1 MiB or more (matmul_opt.pinned says when). GPU operands (anything
-    with __cuda_array_interface__ or DLPack: CuPy, PyTorch, Numba, JAX): the work is enqueued on `stream` (a
-    handle, or an object with .ptr or .cuda_stream), else on the producer's stream, ordered after the producer's
-    pending writes, and run() returns without waiting; the result is an array of A's library, or `out`
-    (matmul_opt.device_arrays says more). Mixing host and GPU operands is refused. Everything is checked before
-    the GPU is touched.
+    when it is 1 MiB or more (matmul_opt.pinned says when); an `out` that shares memory with A or B is computed
+    through a copy. GPU operands (anything with __cuda_array_interface__ or DLPack): the work is enqueued on
+    `stream` (a handle, or an object with .ptr or .cuda_stream), else on the producer's stream, ordered after the
+    producer's pending writes, and run() returns without waiting; the result is an array of A's library (CuPy,
+    PyTorch, Numba; other producers need `out`), or `out`, which may not overlap A or B and must have its rows or
+    its columns contiguous (matmul_opt.device_arrays says more). Mixing host and GPU operands is refused. Everything
+    is checked before the GPU is touched.
     """
     _check_kernel(kernel)
     alpha, beta = _check_scalar("alpha", alpha), _check_scalar("beta", beta)
@@ -160,17 +161,10 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
                          "returns")
     A = _check_matrix("A", A)
     B = _check_matrix("B", B)
-    (M, K), (K2, N) = A.shape, B.shape
-    if K != K2:
-        raise ValueError(
-            f"inner dimensions differ: A is {M}x{K} and B is {K2}x{N}; A's columns must equal B's rows"
-        )
     if out is not None:
         _check_matrix("out", out)
-        if out.shape != (M, N):
-            raise ValueError(f"out has shape {out.shape}, expected {(M, N)} (A's rows by B's columns)")
-        if not out.flags.writeable:
-            raise ValueError("out is read-only; pass a writable float32 array")
+    M, N, K = check_product(A.shape, B.shape, None if out is None else out.shape,
+                            out is not None and not out.flags.writeable)
     if M == 0 or N == 0 or K == 0:  # no product to compute: NumPy's zeros, or beta * out
         if out is None:
             return np.zeros((M, N), dtype=np.float32)

@@ -1,14 +1,17 @@
 """GPU arrays in, GPU arrays out: operands that export __cuda_array_interface__ (versions 2 and 3) or DLPack.
 
-run() hands such operands here. Everything is checked first, here and then by mm_gemm_check (what mm_gemm_async
-would refuse), so a refused call has enqueued nothing but the contiguous copies of operands with other strides.
+run() hands such operands here. Everything is checked before the product is enqueued: here, then by the C entry
+itself, or by mm_gemm_check first when other producers' streams must be made to wait; a refused call has enqueued
+nothing but the contiguous copies of operands with other strides (and, for DLPack operands, what their producers
+order before the chosen stream as they export).
 The product is enqueued with mm_gemm_async on one stream and returned without waiting: the stream given as
 `stream=`, else the producer's (CAI v3's `stream`, PyTorch's current stream), else the calling thread's default
 stream; every other producer stream is made to wait first, on the GPU. The result is an array of the first
 operand's own library (CuPy, PyTorch, Numba), allocated through it, unless `out=` is given. Transposed views run
 as op = T with no copy; other strides are made contiguous by the producer's library, on the GPU. The operands (and
-the result) are kept referenced until a marker after the work reports it finished, so deleting them right after
-the call is safe; consumed DLPack exports go back to their producers then, or at once when the call is refused.
+the result) are kept referenced until a later call finds the marker after the work finished, so deleting them right
+after the call is safe; consumed DLPack exports go back to their producers then, or at once when the call is
+refused.
 Nothing here imports CuPy or PyTorch: a library is used only through the arrays it produced.
 """
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._layout import Operand, check_shape, gemm_arguments, layout
+from ._layout import Operand, check_product, check_shape, element_strides, gemm_arguments, layout
 from ._library import check, library
 
 # DLPack device types (dlpack.h): CUDA memory, and memory managed across host and CUDA devices.
@@ -84,7 +87,7 @@ class DeviceMatrix:
     strides: tuple[int, int]
     readonly: bool = False
     stream: int | None = None  # the producer's stream with pending writes, when it says
-    device: int | None = None  # the GPU, when the interface says (DLPack); else asked of the library
+    device: int | None = None  # the GPU, when the producer says (DLPack, PyTorch, CuPy); else asked of the library
     keepalive: list = field(default_factory=list)
 
     @functools.cached_property
@@ -123,15 +126,11 @@ def from_cuda_array_interface(x, name: str) -> DeviceMatrix:
         raise _dtype_error(name, np.dtype(typestr).name, x)
     if iface.get("mask") is not None:
         raise ValueError(f"{name} has a mask; masked arrays are not supported")
-    strides = iface.get("strides")
-    if strides is None:
-        strides = (cols * 4, 4)
-    if len(strides) != 2 or any(s % 4 for s in strides):
-        raise ValueError(f"{name} has strides {tuple(strides)} bytes, not whole float32 elements")
+    strides = element_strides(name, iface.get("strides") or (cols * 4, 4))
     stream = iface.get("stream") if iface["version"] >= 3 else None
     if stream == 0:
         raise ValueError(f"{name}'s __cuda_array_interface__ names stream 0, which the interface disallows")
-    return DeviceMatrix(x, int(ptr or 0), (rows, cols), (strides[0] // 4, strides[1] // 4), bool(readonly), stream)
+    return DeviceMatrix(x, int(ptr or 0), (rows, cols), strides, bool(readonly), stream)
 
 
 def from_torch(x, name: str) -> DeviceMatrix:
@@ -155,11 +154,9 @@ def from_cupy(x, name: str) -> DeviceMatrix:
     rows, cols = check_shape(name, x.shape)
     if x.dtype != np.float32:
         raise _dtype_error(name, x.dtype.name, x)
-    strides = x.strides
-    if any(s % 4 for s in strides):
-        raise ValueError(f"{name} has strides {tuple(strides)} bytes, not whole float32 elements")
+    strides = element_strides(name, x.strides)
     stream = cupy.cuda.get_current_stream().ptr or LEGACY_STREAM
-    return DeviceMatrix(x, x.data.ptr, (rows, cols), (strides[0] // 4, strides[1] // 4), stream=stream,
+    return DeviceMatrix(x, x.data.ptr, (rows, cols), strides, stream=stream,
                         device=x.device.id)
 
 
@@ -236,7 +233,7 @@ def stream_handle(stream) -> int:
     return LEGACY_STREAM if stream == 0 else int(stream)
 
 
-def producer_stream(matrix: DeviceMatrix, asked: dict | None = None) -> int | None:
+def producer_stream(matrix: DeviceMatrix, asked: dict) -> int | None:
     """The stream on which the producer of `matrix` may still be writing it, when it says (`asked` keeps what
     PyTorch said per device, for the other operands of one call)."""
     if matrix.stream is not None:
@@ -244,14 +241,13 @@ def producer_stream(matrix: DeviceMatrix, asked: dict | None = None) -> int | No
     if _library_of(matrix.owner) == "torch":
         import torch  # already imported: the operand is a torch tensor
 
-        asked = {} if asked is None else asked
-        key = ("torch", matrix.device)
-        if key not in asked:
-            asked[key] = stream_handle(_torch_current_stream(torch)(matrix.device))
-        return asked[key]
+        if matrix.device not in asked:
+            asked[matrix.device] = stream_handle(_torch_current_stream(torch)(matrix.device))
+        return asked[matrix.device]
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def _torch_current_stream(torch):
     """The handle of PyTorch's current stream of a device: torch._C's raw query where this PyTorch has it (what the
     public torch.cuda.current_stream(device).cuda_stream reads, without building a Stream object), else that."""
@@ -325,16 +321,18 @@ class _InFlight:
         the order it was enqueued; a later batch that finished first waits for the next call)."""
         finished = []
         done = ctypes.c_int()
-        with self._lock:
-            while self._batches:
-                check(library().mm_marker_finished(self._batches[0][0], ctypes.byref(done)))
-                if not done.value:
-                    break
-                finished.append(self._batches.popleft())
-        for _, refs in finished:
-            for ref in refs:
-                if isinstance(ref, _DLPackRelease):
-                    ref()
+        try:
+            with self._lock:
+                while self._batches:
+                    check(library().mm_marker_finished(self._batches[0][0], ctypes.byref(done)))
+                    if not done.value:
+                        break
+                    finished.append(self._batches.popleft())
+        finally:  # the batches found finished go back even when a later query failed
+            for _, refs in finished:
+                for ref in refs:
+                    if isinstance(ref, _DLPackRelease):
+                        ref()
 
 
 IN_FLIGHT = _InFlight()
@@ -350,11 +348,8 @@ def _current_device() -> int:
 def _device_of(matrix: DeviceMatrix) -> int | None:
     if matrix.device is not None:
         return matrix.device
-    if matrix.ptr == 0:  # an empty array: no memory to ask about, but its library may know its GPU
-        owner = matrix.owner
-        hint = getattr(getattr(owner, "device", None), "index", None) if _library_of(owner) == "torch" else \
-            getattr(getattr(owner, "device", None), "id", None) if _library_of(owner) == "cupy" else None
-        return None if hint is None else int(hint)
+    if matrix.ptr == 0:  # an empty array of an interface that names no GPU: no memory to ask about
+        return None
     device = ctypes.c_int()
     check(library().mm_pointer_device(ctypes.c_void_p(matrix.ptr), ctypes.byref(device)))
     return device.value
@@ -367,7 +362,7 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
     # Operands that need no export first: their producers' streams choose the stream of the work when stream= does not.
     parsed = {n: m for n, m in ((n, from_array_interface(x, n)) for n, x in operands.items()) if m is not None}
-    asked: dict = {}  # producer streams by (library, device): PyTorch's current stream is asked once per call
+    asked: dict = {}  # PyTorch's current stream by device, asked once per call
     producers = {n: producer_stream(m, asked) for n, m in parsed.items()}
     chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
     for n, x in operands.items():  # refusals that need no export come before any (an export must be given back)
@@ -393,18 +388,11 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
     """gemm() once every operand is parsed: the remaining checks, then the product, enqueued on `chosen`.
     Returns the result, what must stay referenced until the work finishes (None: nothing was enqueued) and the
     GPU."""
-    a, b = parsed["A"], parsed["B"]
-    (M, K), (K2, N) = a.shape, b.shape
-    if K != K2:
-        raise ValueError(f"inner dimensions differ: A is {M}x{K} and B is {K2}x{N}; A's columns must equal B's rows")
     c = parsed.get("out")
-    if c is not None:
-        if c.shape != (M, N):
-            raise ValueError(f"out has shape {c.shape}, expected {(M, N)} (A's rows by B's columns)")
-        if c.readonly:
-            raise ValueError("out is read-only; pass a writable float32 GPU array")
-        if c.operand is None:
-            raise ValueError("out must have its rows or its columns contiguous")
+    M, N, K = check_product(parsed["A"].shape, parsed["B"].shape, None if c is None else c.shape,
+                            c is not None and c.readonly, "GPU array")
+    if c is not None and c.operand is None:
+        raise ValueError("out must have its rows or its columns contiguous")
     devices = {n: _device_of(m) for n, m in parsed.items()}
     known = {d for d in devices.values() if d is not None}
     if len(known) > 1:

@@ -11,7 +11,6 @@ the GPU time of the call's own work between two of the library's CUDA events; th
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import statistics
 import sys
@@ -19,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import matmul_opt  # noqa: E402
-from benchmarks.end_to_end import SOURCES, Operands, call_seconds, enqueue_seconds  # noqa: E402
+from benchmarks.end_to_end import (  # noqa: E402
+    SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds)
 
 
 def gpu_seconds(source: str, operands: Operands, repetitions: int = 15) -> float:
@@ -54,12 +54,12 @@ def main(argv=None) -> int:
     targets = {("numpy", 4096): 8e-3, ("pinned", 4096): 5e-3, ("numpy", 64): 30e-6,
                ("torch", 4096): kernel_s * 1.03, ("cupy", 4096): kernel_s * 1.03}
     for source in SOURCES:
-        if source in ("torch", "cupy") and importlib.util.find_spec(source) is None:
+        if not available(source):
             print(f"{source} is not installed: its rows are left out", file=sys.stderr)
             continue
         for n in (4096, 64):
             operands = Operands(source, n, k)
-            rows.append((f"{source} {n}^3, run() synchronised", call_seconds(operands, 9 if n > 64 else 500),
+            rows.append((f"{source} {n}^3, run() synchronised", call_seconds(operands, call_repetitions(n)),
                          targets.get((source, n))))
             if source in ("torch", "cupy") and n == 4096:
                 rows.append((f"{source} {n}^3, run(), GPU time (events)", gpu_seconds(source, operands),

@@ -202,10 +202,16 @@ def test_the_product_waits_for_the_producers_pending_writes():
 
 
 def test_inputs_deleted_right_after_the_call():
+    """The product runs on a side stream held back by a long kernel. A and B are deleted at once: freed, their memory
+    would go to the default stream's next allocations (PyTorch's allocator does not see the side stream's use), whose
+    writes would reach it before the product reads it. The library keeps them alive until the product is done."""
     A, B = rand(4096, 4096), rand(4096, 4096)
     reference_a, reference_b = A.clone(), B.clone()
-    C = matmul_opt.run("best", A, B)
-    del A, B  # the product may still be running: the library keeps them alive
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(100_000_000)
+    C = matmul_opt.run("best", A, B, stream=side)
+    del A, B
     junk = [torch.full((4096, 4096), 7.0, device="cuda") for _ in range(4)]
     torch.cuda.synchronize()
     del junk

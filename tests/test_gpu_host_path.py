@@ -89,6 +89,7 @@ def test_empty_pinned_gives_pinned_arrays_that_multiply(rng):
     matmul_opt.run("best", A, B, out=out)
     assert relative_error(out, reference(A, B)) <= matmul_opt.tolerance("fp32", 700)
     # Views of pinned memory are pinned too; a pinned A with a pageable B works as well.
+    assert is_pinned(A[100:, 50:])
     C = matmul_opt.run("best", A[100:, 50:], B[50:].copy())
     assert relative_error(C, reference(A[100:, 50:], B[50:])) <= matmul_opt.tolerance("fp32", 650)
     assert matmul_opt.empty_pinned(0).shape == (0,) and matmul_opt.empty_pinned((3, 4), np.float64).dtype == np.float64

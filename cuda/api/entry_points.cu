@@ -19,8 +19,7 @@ mm_status matmul_host(const KernelEntry* entry, int64_t M, int64_t N, int64_t K,
 
 mm_status matmul_device(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                         const float* B, int64_t ldb, float* C, int64_t ldc) {
-    MM_TRY(enqueue_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, kStream));
-    return mm_check_cuda(cudaStreamSynchronize(kStream), entry->name);
+    return enqueue_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, kStream, true);
 }
 
 // MM_OK when the registry has an entry `index`; otherwise MM_ERR_UNKNOWN_KERNEL with the message.
@@ -50,6 +49,13 @@ mm_status mm_kernel_description(int index, const char** description) {
 mm_status mm_kernel_arithmetic(int index, mm_arithmetic* arithmetic) {
     MM_TRY(entry_at(index));
     *arithmetic = registry_at(index)->arithmetic;
+    return MM_OK;
+}
+
+mm_status mm_kernel_native_ops(int index, unsigned* combinations) {
+    MM_TRY(entry_at(index));
+    if (combinations == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "combinations is a null pointer");
+    *combinations = registry_at(index)->all_ops ? 0xFu : 1u << (2 * MM_OP_N + MM_OP_N);
     return MM_OK;
 }
 

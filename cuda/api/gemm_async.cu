@@ -48,9 +48,8 @@ mm_status device_of(const char* name, const void* p, int* device) {
     return MM_OK;
 }
 
-// The operands' GPU: A and B (when K > 0) and C must be device memory of one GPU, and C must not overlap them.
-mm_status common_device(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                        const float* B, int64_t ldb, const float* C, int64_t ldc, int* device) {
+// The operands' GPU: A and B (when K > 0) and C must be device memory of one GPU.
+mm_status common_device(int64_t K, const float* A, const float* B, const float* C, int* device) {
     MM_TRY(device_of("C", C, device));
     if (K == 0) return MM_OK;
     int device_a = 0, device_b = 0;
@@ -59,7 +58,7 @@ mm_status common_device(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
     if (device_a != *device || device_b != *device)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "the operands lie on different GPUs (A on %d, B on %d, C on %d)",
                        device_a, device_b, *device);
-    return check_no_overlap(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc);
+    return MM_OK;
 }
 
 // The operand op(X) (rows x cols) as `native` kernels take it: X itself, with its op; for other kernels, an op = T
@@ -71,22 +70,8 @@ mm_status operand(bool native, mm_op op, const float* X, int64_t ld, int64_t row
     *ld_out = ld;
     *op_out = op;
     if (native || op == MM_OP_N) return MM_OK;
-    *ld_out = padded_ld(cols);
     *op_out = MM_OP_N;
-    MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(*ld_out), what));
-    MM_TRY(gemm::launch_gather(X, rows, cols, 1, ld, workspace.data(), *ld_out, stream));
-    *out = workspace.data();
-    return MM_OK;
-}
-
-// A new event on GPU `device` (made current through `current`), recorded on `stream`.
-mm_status record_event(int device, void* stream, CurrentDevice& current, cudaEvent_t* event) {
-    MM_TRY(require_device());
-    MM_TRY(current.enter(device));
-    MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(event, cudaEventDisableTiming), "cudaEventCreate"));
-    const mm_status status = mm_check_cuda(cudaEventRecord(*event, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
-    if (status != MM_OK) cudaEventDestroy(*event);
-    return status;
+    return gemm::transposed_copy(X, ld, rows, cols, workspace, what, out, ld_out, stream);
 }
 
 // A marker: an event of one GPU. Finished markers are kept for reuse (creating and destroying an event costs
@@ -132,20 +117,22 @@ mm_status check_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M
                      int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc, int* device) {
     MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
     if (M == 0 || N == 0) return MM_OK;
-    return common_device(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, device);
+    return common_device(K, A, B, C, device);
 }
 
 }  // namespace
 
 mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, bool wait) {
     int device = 0;
     MM_TRY(check_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device));
     if (M == 0 || N == 0) return MM_OK;
     CurrentDevice current;
     MM_TRY(current.enter(device));
-    return enqueue_checked(entry, op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, stream));
+    // While the operands' GPU is current: the per-thread and legacy default streams are streams of the current GPU.
+    return wait ? mm_check_cuda(cudaStreamSynchronize(stream), entry->name) : MM_OK;
 }
 
 mm_status enqueue_checked(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
@@ -180,7 +167,7 @@ mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, i
                         const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                         void* stream) {
     return enqueue_gemm(registry_find(kernel), op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-                        static_cast<cudaStream_t>(stream));
+                        static_cast<cudaStream_t>(stream), false);
 }
 
 mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float /*alpha*/,
@@ -204,12 +191,15 @@ mm_status mm_current_device(int* device) {
 
 mm_status mm_stream_wait(int device, void* stream, void* producer) {
     if (stream == producer) return MM_OK;
+    void* marker = nullptr;
+    MM_TRY(mm_marker_record(device, producer, &marker));
+    Marker* recorded = static_cast<Marker*>(marker);
     CurrentDevice current;
-    cudaEvent_t event = nullptr;
-    MM_TRY(record_event(device, producer, current, &event));
-    const mm_status status =
-        mm_check_cuda(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), event, 0), "cudaStreamWaitEvent");
-    cudaEventDestroy(event);  // released once the wait is resolved
+    mm_status status = current.enter(device);
+    if (status == MM_OK)
+        status = mm_check_cuda(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), recorded->event, 0),
+                               "cudaStreamWaitEvent");
+    give_back_marker(recorded);  // the wait holds the record made above; a later record does not change it
     return status;
 }
 

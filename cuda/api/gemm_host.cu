@@ -5,8 +5,9 @@
 // the product of the one before and the copy down of the one before that all run at once (HostStaging: pinned
 // staging rings filled and drained by several CPU threads, or no staging at all for pinned arrays). A panel is
 // as tall as a wave of output tiles needs, so the products fill the GPU; panel heights follow from the shape alone,
-// so the same inputs give the same bits, call after call. A problem too small for panels whose device copies fit
-// in one staging slot goes up as one image instead (packed_product): small calls cost what their latency chain does.
+// so the same inputs give the same bits, call after call. A problem of one panel with K > 0, no pinned operand
+// and device copies that fit in one staging slot goes up as one image instead (packed_product): small calls cost
+// what their latency chain does.
 // The device copies are the library's own (rows padded to 4 floats, every kernel's vector path applies), so the
 // products skip the pointer checks of the asynchronous entry.
 #include <algorithm>
@@ -109,8 +110,9 @@ constexpr int kPoisonByte = 0xFF;
 mm_status packed_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
                          int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
                          float beta, const HostMatrix& c) {
-    float* image = nullptr;
-    MM_TRY(staging.take_up_slot(images.bytes, &image));
+    HostStaging::UpSlot* slot = nullptr;
+    MM_TRY(staging.take_up_slot(images.bytes, &slot));
+    float* const image = slot->memory.data();
     const auto place = [](float* dst, int64_t dst_ld, const HostMatrix& m) {
         parallel_copy_rows(dst, size_t(dst_ld) * sizeof(float), m.data, size_t(m.ld) * sizeof(float),
                            size_t(m.cols) * sizeof(float), size_t(m.rows));
@@ -121,12 +123,11 @@ mm_status packed_product(HostStaging& staging, DeviceImages& images, const Kerne
         place(image + images.offset_c, images.ldc, c);
     else
         std::memset(image + images.offset_c, kPoisonByte, sizeof(float) * size_t(M * images.ldc));
-    MM_TRY(staging.send_up(images.a(), images.bytes));
+    MM_TRY(staging.send_up(*slot, images.a(), images.bytes));
     MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, images.a(), images.lda, images.b(), images.ldb, beta,
                            images.c(), images.ldc, staging.compute()));
     MM_TRY(staging.push_down(DeviceBlock{images.c(), images.ldc}, HostBlock{c.data, M, N, c.ld, c.pinned}));
-    MM_TRY(staging.drain_all());
-    return staging.synchronize();
+    return staging.drain_all();
 }
 
 // Any other problem: B up first, then the panels (the file's header).
@@ -154,8 +155,7 @@ mm_status panel_product(HostStaging& staging, DeviceImages& images, const Kernel
         MM_TRY(for_each_block(c, images.c(), images.ldc, m0, height, 0, N, down));
         MM_TRY(staging.drain_finished());
     }
-    MM_TRY(staging.drain_all());
-    return staging.synchronize();
+    return staging.drain_all();
 }
 
 mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N,
@@ -167,17 +167,18 @@ mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op o
     MM_TRY(images.allocate());
     QuiesceOnExit quiesce{staging};  // declared after the images: they are freed only once no copy uses them
     if (rows == M && K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned && !c.pinned)
-        return packed_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c);
-    return panel_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c, rows);
+        MM_TRY(packed_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c));
+    else
+        MM_TRY(panel_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c, rows));
+    return staging.synchronize();  // the status of the streams' work; QuiesceOnExit then has nothing to wait for
 }
 
 }  // namespace
 
 mm_status gemm_host(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                     const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+    // validate_gemm refuses C over A or B: panels of C come back while later panels of A and B still go up.
     MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
-    // Panels of C come back while later panels of A and B still go up: C written over an input would change it.
-    MM_TRY(check_no_overlap(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
     if (M == 0 || N == 0) return MM_OK;
     const HostMatrix a = op_a == MM_OP_N ? HostMatrix(A, M, K, lda) : HostMatrix(A, K, M, lda);
     const HostMatrix b = op_b == MM_OP_N ? HostMatrix(B, K, N, ldb) : HostMatrix(B, N, K, ldb);

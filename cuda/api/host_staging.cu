@@ -65,18 +65,20 @@ mm_status HostStaging::create(int device) {
     for (cudaStream_t* s : {&up_, &compute_, &down_})
         MM_TRY(mm_check_cuda(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking), "cudaStreamCreate"));
     MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(&ordering_, cudaEventDisableTiming), "cudaEventCreate"));
-    for (Slot* slots : {up_slots_, down_slots_})
-        for (int i = 0; i < (slots == up_slots_ ? kUpSlots : kDownSlots); ++i)
-            for (cudaEvent_t& e : slots[i].pieces_done)
-                MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate"));
+    for (UpSlot& slot : up_slots_)
+        MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(&slot.free, cudaEventDisableTiming), "cudaEventCreate"));
+    for (DownSlot& slot : down_slots_)
+        for (cudaEvent_t& e : slot.pieces_done)
+            MM_TRY(mm_check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate"));
     return MM_OK;
 }
 
 HostStaging::~HostStaging() {
-    for (Slot* slots : {up_slots_, down_slots_})
-        for (int i = 0; i < (slots == up_slots_ ? kUpSlots : kDownSlots); ++i)
-            for (cudaEvent_t e : slots[i].pieces_done)
-                if (e != nullptr) cudaEventDestroy(e);
+    for (UpSlot& slot : up_slots_)
+        if (slot.free != nullptr) cudaEventDestroy(slot.free);
+    for (DownSlot& slot : down_slots_)
+        for (cudaEvent_t e : slot.pieces_done)
+            if (e != nullptr) cudaEventDestroy(e);
     if (ordering_ != nullptr) cudaEventDestroy(ordering_);
     for (cudaStream_t s : {up_, compute_, down_})
         if (s != nullptr) cudaStreamDestroy(s);
@@ -88,30 +90,28 @@ mm_status HostStaging::order(cudaStream_t producer, cudaStream_t consumer) {
     return mm_check_cuda(cudaStreamWaitEvent(consumer, ordering_, 0), "cudaStreamWaitEvent");
 }
 
-mm_status HostStaging::take_up_slot(size_t bytes, float** memory) {
-    Slot& slot = up_slots_[next_up_];
+mm_status HostStaging::take_up_slot(size_t bytes, UpSlot** taken) {
+    UpSlot& slot = up_slots_[next_up_];
     next_up_ = (next_up_ + 1) % kUpSlots;
-    // The slot's last piece is copied last: once it is done, the whole slot is free.
-    MM_TRY(mm_check_cuda(cudaEventSynchronize(slot.pieces_done[kPieces - 1]), "waiting for a staging slot"));
+    MM_TRY(mm_check_cuda(cudaEventSynchronize(slot.free), "waiting for a staging slot"));
     MM_TRY(slot.memory.reserve(bytes));
-    taken_ = &slot;
-    *memory = slot.memory.data();
+    *taken = &slot;
     return MM_OK;
 }
 
-mm_status HostStaging::send_up(void* device, size_t bytes) {
-    MM_TRY(mm_check_cuda(cudaMemcpyAsync(device, taken_->memory.data(), bytes, cudaMemcpyHostToDevice, up()),
+mm_status HostStaging::send_up(UpSlot& slot, void* device, size_t bytes) {
+    MM_TRY(mm_check_cuda(cudaMemcpyAsync(device, slot.memory.data(), bytes, cudaMemcpyHostToDevice, up()),
                          "copying to the device"));
-    return mm_check_cuda(cudaEventRecord(taken_->pieces_done[kPieces - 1], up()), "cudaEventRecord");
+    return mm_check_cuda(cudaEventRecord(slot.free, up()), "cudaEventRecord");
 }
 
 mm_status HostStaging::push_up(const HostBlock& block, DeviceBlock device) {
     if (block.pinned)
         return copy_2d(device.data, device.ld, block.data, block.ld, block.rows, block.cols, cudaMemcpyHostToDevice,
                        up(), "copying to the device");
-    float* staging = nullptr;
-    MM_TRY(take_up_slot(size_t(block.rows * block.cols) * sizeof(float), &staging));
-    Slot& slot = *taken_;
+    UpSlot* slot = nullptr;
+    MM_TRY(take_up_slot(size_t(block.rows * block.cols) * sizeof(float), &slot));
+    float* const staging = slot->memory.data();
     const int pieces = pieces_of(block);
     for (int i = 0; i < pieces; ++i) {
         const int64_t first = piece_start(block.rows, i, pieces), rows = piece_start(block.rows, i + 1, pieces) - first;
@@ -121,7 +121,7 @@ mm_status HostStaging::push_up(const HostBlock& block, DeviceBlock device) {
         MM_TRY(copy_2d(device.data + first * device.ld, device.ld, staged, block.cols, rows, block.cols,
                        cudaMemcpyHostToDevice, up(), "copying to the device"));
     }
-    return mm_check_cuda(cudaEventRecord(slot.pieces_done[kPieces - 1], up()), "cudaEventRecord");
+    return mm_check_cuda(cudaEventRecord(slot->free, up()), "cudaEventRecord");
 }
 
 mm_status HostStaging::push_down(DeviceBlock device, const HostBlock& block) {
@@ -129,7 +129,7 @@ mm_status HostStaging::push_down(DeviceBlock device, const HostBlock& block) {
         return copy_2d(block.data, block.ld, device.data, device.ld, block.rows, block.cols, cudaMemcpyDeviceToHost,
                        down(), "copying to the host");
     if (down_pushed_ - down_drained_ == kDownSlots) MM_TRY(drain_oldest());
-    Slot& slot = down_slots_[down_pushed_ % kDownSlots];
+    DownSlot& slot = down_slots_[down_pushed_ % kDownSlots];
     MM_TRY(slot.memory.reserve(size_t(block.rows * block.cols) * sizeof(float)));
     slot.target = block;
     slot.pieces = pieces_of(block);
@@ -146,7 +146,7 @@ mm_status HostStaging::push_down(DeviceBlock device, const HostBlock& block) {
 
 // Waits for the oldest undrained block piece by piece, copying each piece out as soon as it has arrived.
 mm_status HostStaging::drain_oldest() {
-    Slot& slot = down_slots_[down_drained_ % kDownSlots];
+    DownSlot& slot = down_slots_[down_drained_ % kDownSlots];
     const HostBlock& block = slot.target;
     for (int i = 0; i < slot.pieces; ++i) {
         MM_TRY(mm_check_cuda(cudaEventSynchronize(slot.pieces_done[i]), "copying to the host"));
@@ -162,7 +162,7 @@ mm_status HostStaging::drain_oldest() {
 
 mm_status HostStaging::drain_finished() {
     while (down_drained_ < down_pushed_) {
-        const Slot& slot = down_slots_[down_drained_ % kDownSlots];
+        const DownSlot& slot = down_slots_[down_drained_ % kDownSlots];
         const cudaError_t err = cudaEventQuery(slot.pieces_done[slot.pieces - 1]);
         if (err == cudaErrorNotReady) {
             cudaGetLastError();  // not an error: the copy is still running

@@ -60,10 +60,15 @@ class HostStaging {
     mm_status push_up(const HostBlock& block, DeviceBlock device);
     // Enqueues the copy of `device` into `block`, which drain_*() complete.
     mm_status push_down(DeviceBlock device, const HostBlock& block);
+    // A slot of the up ring: pinned memory, and an event after the last copy that read it.
+    struct UpSlot {
+        PinnedBuffer memory;
+        cudaEvent_t free = nullptr;
+    };
     // The next up slot with room for `bytes`, once its last copy to the GPU has finished, for a caller that fills it
     // as one image of device memory; send_up() then copies the image's first `bytes` to `device`.
-    mm_status take_up_slot(size_t bytes, float** slot);
-    mm_status send_up(void* device, size_t bytes);
+    mm_status take_up_slot(size_t bytes, UpSlot** slot);
+    mm_status send_up(UpSlot& slot, void* device, size_t bytes);
     mm_status drain_finished();
     mm_status drain_all();
     // Waits for the streams of the call: what any caller must do before its blocks' memory goes away (returns at
@@ -71,10 +76,11 @@ class HostStaging {
     mm_status synchronize();
 
   private:
-    struct Slot {
+    // A slot of the down ring: pinned memory, an event after each piece of the copy into it, where it drains to.
+    struct DownSlot {
         PinnedBuffer memory;
-        cudaEvent_t pieces_done[kPieces] = {};  // pieces_done[kPieces - 1]: the slot is free again (up ring)
-        HostBlock target{};                     // down ring: where the slot drains to
+        cudaEvent_t pieces_done[kPieces] = {};
+        HostBlock target{};
         int pieces = 0;
     };
 
@@ -86,8 +92,8 @@ class HostStaging {
     bool idle_ = true;
     cudaStream_t up_ = nullptr, compute_ = nullptr, down_ = nullptr;
     cudaEvent_t ordering_ = nullptr;
-    Slot up_slots_[kUpSlots], down_slots_[kDownSlots];
+    UpSlot up_slots_[kUpSlots];
+    DownSlot down_slots_[kDownSlots];
     int next_up_ = 0;
-    Slot* taken_ = nullptr;  // the slot take_up_slot() gave, until send_up()
     int64_t down_pushed_ = 0, down_drained_ = 0;  // down ring: slot i % kDownSlots holds block i
 };

@@ -59,11 +59,3 @@ mm_status launch_kernel(const KernelEntry& entry, const GemmArgs& g, cudaStream_
     }
     return MM_OK;
 }
-
-extern "C" mm_status mm_kernel_native_ops(int index, unsigned* combinations) {
-    const KernelEntry* entry = registry_at(index);
-    if (entry == nullptr) return mm_fail(MM_ERR_UNKNOWN_KERNEL, "kernel index %d is out of range", index);
-    if (combinations == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "combinations is a null pointer");
-    *combinations = entry->all_ops ? 0xFu : 1u << (2 * MM_OP_N + MM_OP_N);
-    return MM_OK;
-}

@@ -73,7 +73,8 @@ extern "C" mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int6
                        repetitions);
     MM_TRY(ready_to_run(entry));
 
-    // Same layout as the copies mm_matmul_host makes, so the timing is that of what users call.
+    // The layout of the host path's device copies (rows padded to 4 floats): the kernel as a whole product of M rows,
+    // where the host path runs it on panels of rows (cuda/api/gemm_host.cu).
     const int64_t lda = padded_ld(K), ldb = padded_ld(N), ldc = padded_ld(N);
     DeviceBuffer A(kStream), B(kStream), C(kStream);
     MM_TRY(random_matrix(A, M * lda, 1, "allocating the benchmark's A"));

@@ -26,8 +26,8 @@ static mm_status check_leading(const char* name, int64_t ld, int64_t columns, in
     if (ld < std::max<int64_t>(columns, 1))
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s = %lld is smaller than the row length %lld", name,
                        static_cast<long long>(ld), static_cast<long long>(columns));
-    if (rows > 0 && ld > INT64_MAX / rows)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s = %lld times %lld rows overflows a 64-bit element count", name,
+    if (rows > 0 && ld > INT64_MAX / int64_t(sizeof(float)) / rows)  // the byte extents must fit too
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s = %lld times %lld rows overflows a 64-bit byte count", name,
                        static_cast<long long>(ld), static_cast<long long>(rows));
     return MM_OK;
 }
@@ -47,24 +47,6 @@ static mm_status check_op(const char* name, mm_op op) {
     if (op != MM_OP_N && op != MM_OP_T)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s = %d is neither MM_OP_N (0) nor MM_OP_T (1)", name, int(op));
     return MM_OK;
-}
-
-mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
-                        const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc) {
-    if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
-    MM_TRY(check_op("op_a", op_a));
-    MM_TRY(check_op("op_b", op_b));
-    MM_TRY(check_dimension("M", M));
-    MM_TRY(check_dimension("N", N));
-    MM_TRY(check_dimension("K", K));
-    // The stored matrices: A is M x K, or K x M for MM_OP_T; B is K x N, or N x K.
-    MM_TRY(op_a == MM_OP_N ? check_leading("lda", lda, K, M) : check_leading("lda", lda, M, K));
-    MM_TRY(op_b == MM_OP_N ? check_leading("ldb", ldb, N, K) : check_leading("ldb", ldb, K, N));
-    MM_TRY(check_leading("ldc", ldc, N, M));
-    MM_TRY(check_pointer("A", A, M * K));
-    MM_TRY(check_pointer("B", B, K * N));
-    MM_TRY(check_pointer("C", C, M * N));
-    return ready_to_run(entry);
 }
 
 namespace {
@@ -93,3 +75,23 @@ mm_status check_no_overlap(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t
     if (overlap(c, b)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps B: the product cannot be written over an input");
     return MM_OK;
 }
+
+mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
+                        const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc) {
+    if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
+    MM_TRY(check_op("op_a", op_a));
+    MM_TRY(check_op("op_b", op_b));
+    MM_TRY(check_dimension("M", M));
+    MM_TRY(check_dimension("N", N));
+    MM_TRY(check_dimension("K", K));
+    // The stored matrices: A is M x K, or K x M for MM_OP_T; B is K x N, or N x K.
+    MM_TRY(op_a == MM_OP_N ? check_leading("lda", lda, K, M) : check_leading("lda", lda, M, K));
+    MM_TRY(op_b == MM_OP_N ? check_leading("ldb", ldb, N, K) : check_leading("ldb", ldb, K, N));
+    MM_TRY(check_leading("ldc", ldc, N, M));
+    MM_TRY(check_pointer("A", A, M * K));
+    MM_TRY(check_pointer("B", B, K * N));
+    MM_TRY(check_pointer("C", C, M * N));
+    MM_TRY(check_no_overlap(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
+    return ready_to_run(entry);
+}
+

@@ -11,7 +11,8 @@ mm_status check_dimension(const char* name, int64_t value);
 // MM_ERR_UNKNOWN_KERNEL for a null entry; then the device and the kernel's requirement.
 mm_status ready_to_run(const KernelEntry* entry);
 
-// Checks the op flags, dimensions, leading dimensions (of the stored matrices) and pointers, then ready_to_run.
+// Checks the op flags, dimensions, leading dimensions (of the stored matrices), pointers and that C overlaps neither
+// A nor B (check_no_overlap), then ready_to_run.
 mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
                         const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc);
 

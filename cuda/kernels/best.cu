@@ -26,7 +26,6 @@
 #include <cstring>
 
 #include "core/device.h"
-#include "core/device_buffer.h"
 #include "core/layout/rearrange.h"
 #include "core/schedule/split_k.h"
 #include "kernels/best_table.h"
@@ -169,10 +168,7 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
     if (g.op_a == MM_OP_N && g.op_b == MM_OP_T) {  // B transposed once, then N·N (the header says why)
         DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
         GemmArgs n = g;
-        n.ldb = padded_ld(g.N);
-        MM_TRY(b_rows.allocate(sizeof(float) * size_t(g.K) * size_t(n.ldb), "the workspace of op(B)"));
-        MM_TRY(gemm::launch_gather(g.B, g.K, g.N, 1, g.ldb, b_rows.data(), n.ldb, stream));
-        n.B = b_rows.data();
+        MM_TRY(gemm::transposed_copy(g.B, g.ldb, g.K, g.N, b_rows, "the workspace of op(B)", &n.B, &n.ldb, stream));
         n.op_b = MM_OP_N;
         return launch_best(n, stream);
     }

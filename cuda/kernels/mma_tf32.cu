@@ -41,7 +41,6 @@ constexpr int kAStage = kBM * kSA, kBStage = kBK * kSB;
 constexpr int kSmemBytes = kStages * (kAStage + kBStage) * int(sizeof(float));
 
 static_assert((kBM / kWM) * (kBN / kWN) * 32 == kThreads, "one warp per warp tile");
-static_assert(kBM * kBK / 4 % kThreads == 0 && kBK * kBN / 4 % kThreads == 0, "whole 16-byte chunks per thread");
 static_assert(kSA % 4 == 0 && (kSA / 4) % 2 == 1, "A rows 16-byte aligned, an odd number of 16-byte groups apart");
 static_assert(kSB % 32 == 8, "B fragment reads on 32 distinct banks");
 static_assert(gemm::fits_shared_memory(kSmemBytes, 2), "two blocks per SM");
@@ -58,23 +57,25 @@ __device__ __forceinline__ void copy4(uint32_t dst, const float* base, const flo
     for (int j = 0; j < 4; ++j) gemm::cp_async4_zfill(dst + 4 * j, j < valid ? src + j : base, j < valid);
 }
 
-// One K tile from k0 into a stage: A rows m0.. (along k) and B rows k0.. (along n), as stored.
+// Copies the R x C block at (r0, c0) of a row-major matrix (rows x cols, leading dimension ld) into shared memory
+// with row stride S, zeros where the block leaves the matrix: 16-byte chunks spread over the block's threads.
+template <int R, int C, int S, bool kAligned>
+__device__ __forceinline__ void load_block(float* smem, const float* base, int64_t ld, int rows, int cols, int r0,
+                                           int c0, int tid) {
+    static_assert(R * C / 4 % kThreads == 0, "whole 16-byte chunks per thread");
+#pragma unroll
+    for (int i = 0; i < R * C / 4 / kThreads; ++i) {
+        const int chunk = tid + i * kThreads, r = chunk / (C / 4), c = chunk % (C / 4) * 4;
+        copy4<kAligned>(gemm::smem_addr(smem + r * S + c), base, base + (int64_t(r0) + r) * ld + c0 + c,
+                        r0 + r < rows ? cols - c0 - c : 0);
+    }
+}
+
+// One K tile from k0 into a stage: A's rows m0.. along k and B's rows k0.. along n, as stored.
 template <bool kAligned>
 __device__ __forceinline__ void load_tile(float* a_s, float* b_s, const GemmArgs& g, int m0, int n0, int k0, int tid) {
-#pragma unroll
-    for (int i = 0; i < kBM * kBK / 4 / kThreads; ++i) {
-        const int chunk = tid + i * kThreads, row = chunk / (kBK / 4), k = chunk % (kBK / 4) * 4;
-        const bool in_rows = m0 + row < g.M;
-        copy4<kAligned>(gemm::smem_addr(a_s + row * kSA + k), g.A, g.A + (int64_t(m0) + row) * g.lda + k0 + k,
-                        in_rows ? g.K - k0 - k : 0);
-    }
-#pragma unroll
-    for (int i = 0; i < kBK * kBN / 4 / kThreads; ++i) {
-        const int chunk = tid + i * kThreads, row = chunk / (kBN / 4), n = chunk % (kBN / 4) * 4;
-        const bool in_rows = k0 + row < g.K;
-        copy4<kAligned>(gemm::smem_addr(b_s + row * kSB + n), g.B, g.B + (int64_t(k0) + row) * g.ldb + n0 + n,
-                        in_rows ? g.N - n0 - n : 0);
-    }
+    load_block<kBM, kBK, kSA, kAligned>(a_s, g.A, g.lda, g.M, g.K, m0, k0, tid);
+    load_block<kBK, kBN, kSB, kAligned>(b_s, g.B, g.ldb, g.K, g.N, k0, n0, tid);
 }
 
 // The warp's 4 x 4 MMA tiles over one K tile: per 8-deep step, 4 A fragments by ldmatrix, 4 B fragments by scalar

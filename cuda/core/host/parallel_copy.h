@@ -9,6 +9,3 @@
 // threads and the calling thread share; smaller ones run on the calling thread alone.
 void parallel_copy_rows(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t row_bytes,
                         size_t rows);
-
-// The number of threads a large copy is spread over, the caller's included.
-int copy_thread_count();

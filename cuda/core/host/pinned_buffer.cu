@@ -1,10 +1,14 @@
 #include "core/host/pinned_buffer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <unordered_map>
 
+namespace {
+
+// Pinned memory of `bytes` bytes, straight from the driver.
 mm_status allocate_pinned(size_t bytes, void** p) {
     // Portable: the memory is pinned for every GPU of the process, not only the current one.
     const cudaError_t err = cudaHostAlloc(p, bytes, cudaHostAllocPortable);
@@ -15,6 +19,8 @@ mm_status allocate_pinned(size_t bytes, void** p) {
     }
     return mm_check_cuda(err, "cudaHostAlloc");
 }
+
+}  // namespace
 
 mm_status PinnedBuffer::reserve(size_t bytes) {
     if (bytes <= bytes_) return MM_OK;
@@ -47,7 +53,7 @@ constexpr size_t kBlockGranule = size_t(2) << 20;
 
 struct PinnedBlocks {
     std::mutex mutex;
-    std::unordered_map<void*, size_t> size_of;  // every block handed out or cached, by address
+    std::unordered_map<void*, size_t> size_of;  // the blocks handed out and not given back, by address
     std::multimap<size_t, void*> cached;         // free blocks by size
     size_t cached_bytes = 0;
 };
@@ -60,6 +66,8 @@ PinnedBlocks& pinned_blocks() {
 }  // namespace
 
 mm_status acquire_pinned_block(size_t bytes, void** p) {
+    if (bytes > SIZE_MAX - kBlockGranule)
+        return mm_fail(MM_ERR_OUT_OF_MEMORY, "out of pinned host memory: %zu bytes asked for", bytes);
     const size_t size = (std::max<size_t>(bytes, 1) + kBlockGranule - 1) / kBlockGranule * kBlockGranule;
     PinnedBlocks& blocks = pinned_blocks();
     {
@@ -69,6 +77,7 @@ mm_status acquire_pinned_block(size_t bytes, void** p) {
             *p = found->second;
             blocks.cached_bytes -= size;
             blocks.cached.erase(found);
+            blocks.size_of[*p] = size;
             return MM_OK;
         }
     }
@@ -85,12 +94,12 @@ mm_status release_pinned_block(void* p) {
     if (found == blocks.size_of.end())
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "%p is not pinned memory from mm_host_alloc (or was freed already)", p);
     const size_t size = found->second;
+    blocks.size_of.erase(found);  // a second free of the same block is refused above
     if (blocks.cached_bytes + size <= kPinnedCacheBytes) {
         blocks.cached.emplace(size, p);
         blocks.cached_bytes += size;
         return MM_OK;
     }
-    blocks.size_of.erase(found);
     lock.unlock();
     return mm_check_cuda(cudaFreeHost(p), "cudaFreeHost");
 }

@@ -26,16 +26,14 @@ class PinnedBuffer {
     size_t bytes_ = 0;
 };
 
-// Pinned memory of `bytes` bytes, straight from the driver.
-mm_status allocate_pinned(size_t bytes, void** p);
-
 // Pinned blocks for arrays (mm_host_alloc / mm_host_free): a freed block is kept, up to kPinnedCacheBytes in all, and
-// handed out again for a request of its size class, since allocating pinned memory takes milliseconds for tens of
-// MiB (the driver locks and maps every page) and freeing it waits for the GPU.
+// handed out again for a request of its size class, since pinning memory is slow (the driver locks and maps every
+// page: registering 256 MiB took 8.4 ms on the H200 machines, by issue 16's measurement).
 constexpr size_t kPinnedCacheBytes = size_t(2) << 30;
 mm_status acquire_pinned_block(size_t bytes, void** p);
-// MM_ERR_INVALID_ARGUMENT for a pointer that acquire_pinned_block did not give.
+// MM_ERR_INVALID_ARGUMENT for a pointer that acquire_pinned_block did not give, or that was given back already.
 mm_status release_pinned_block(void* p);
 
-// True when all of [p, p + bytes) is pinned host memory, so a copy engine can use it directly.
+// True when the first and the last byte of [p, p + bytes) are pinned host memory, as every byte between them is
+// when the range lies in one allocation (any view of one array), so a copy engine can use it directly.
 bool is_pinned(const void* p, size_t bytes);

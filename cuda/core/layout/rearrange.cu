@@ -60,6 +60,16 @@ mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t ro
     return mm_check_launch("rearranging an operand");
 }
 
+mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
+                          const char* what, const float** out, int64_t* ld_out, cudaStream_t stream) {
+    const int64_t ld_copy = padded_ld(cols);
+    MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(ld_copy), what));
+    MM_TRY(launch_gather(X, rows, cols, 1, ld, workspace.data(), ld_copy, stream));
+    *out = workspace.data();
+    *ld_out = ld_copy;
+    return MM_OK;
+}
+
 mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta, float* C, int64_t ldc, int64_t rows,
                            int64_t cols, cudaStream_t stream) {
     if (rows == 0 || cols == 0) return MM_OK;

@@ -2,6 +2,7 @@
 // any operand layout and alpha, beta without a host round trip.
 #pragma once
 
+#include "core/device_buffer.h"
 #include "core/problem.h"
 
 namespace gemm {
@@ -10,6 +11,12 @@ namespace gemm {
 // src[r * row_stride + c * column_stride]: a transposed view (row_stride 1) or any other strides.
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                         float* dst, int64_t ld_dst, cudaStream_t stream);
+
+// op(X) = the transpose of X (stored cols x rows, leading dimension ld) as a row-major rows x cols copy in
+// `workspace` (allocated on `stream`, rows padded to 4 floats: padded_ld), for a kernel that cannot read X
+// transposed; *out and *ld_out describe the copy.
+mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
+                          const char* what, const float** out, int64_t* ld_out, cudaStream_t stream);
 
 // C = alpha * P + beta * C over rows x cols, in place. P may be null (no product term: C = beta * C); beta = 0
 // writes without reading C, so whatever C held (NaN included) does not show through, as in BLAS.
