@@ -17,10 +17,13 @@
 // Tile: 128 x 128 x 32, 256 threads (two consumer warpgroups), 4 stages of 32 KiB, one block per SM.
 //
 // What limits this version: each K tile is waited for, rounded, multiplied and retired in turn (wgmma_wait<0>), so
-// the copy of tile t + 4 and the MMAs of tile t + 1 never overlap the rounding of tile t; the next versions give
-// the copies a producer warp (setmaxnreg moving its registers to the consumers), empty barriers for the ring, the
-// rounding of tile t + 1 behind the MMAs of tile t, a persistent tile scheduler and an epilogue that does not stall
-// the next tile's mainloop.
+// the rounding of tile t and the MMAs of tile t never overlap, and 128 x 128 tiles with one block per SM leave
+// the tensor cores short of work per barrier. The next versions: a third warpgroup that only brings tiles (one
+// thread issuing the copies) and rounds each landed stage before announcing it on a second barrier, while the
+// consumers multiply the stage before (setmaxnreg moving registers from it to the consumers); "empty" barriers
+// through which the consumers give stages back instead of the block barrier; 128 x 256 tiles (m64n256 per
+// consumer warpgroup); a persistent tile scheduler with rasterisation; an epilogue that does not stall the next
+// tile's mainloop.
 #include "core/copy/bulk_tensor.cuh"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
