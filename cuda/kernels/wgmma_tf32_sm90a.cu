@@ -1,51 +1,151 @@
-// wgmma_tf32 (first version: one loop, no warp specialisation yet): Hopper warpgroup MMA on TF32 tensor cores.
+// wgmma_tf32: Hopper warpgroup MMA on TF32 tensor cores, warp-specialised and persistent.
 //
-// Technique: a block of two warpgroups computes a 128 x 128 tile of C; each warpgroup owns 64 rows and issues
-// wgmma.mma_async m64n128k8 (core/mma/wgmma_tf32.cuh), which reads both operands straight from shared memory, so
-// no fragment passes through registers (mma_tf32 loads every fragment with ldmatrix and scalar loads). One thread
-// brings each K tile with two bulk tensor copies (TMA) into 128-byte-swizzled shared memory on a 4-stage mbarrier
-// ring (core/pipeline/mbarrier_ring.cuh). TF32 wgmma takes both operands K-major, so B must be stored N x K: a B
-// stored K x N (op_b = N) is transposed once on the GPU first (core/layout/rearrange.h), as is any operand the
-// copy engine cannot take as stored (A stored K x M, rows not 16-byte aligned). Before the tensor cores read a
-// stage, the block rounds it to TF32 in place (cvt.rna: wgmma itself would truncate), then publishes it with a
-// proxy fence and a barrier.
+// Technique: each block owns one SM and walks output tiles of 128 x 256 (a persistent grid, the tiles in bands of
+// kRasterBandRows tile rows for L2 reuse). Its 384 threads split into roles that run ahead of one another through
+// mbarrier rings instead of block barriers:
+//   - the producer warp (warp 0) only issues bulk tensor copies (TMA): per K tile of 32, the A tile into a compute
+//     stage and the B tile into a landing stage;
+//   - three transform warps (warps 1-3) turn each landed B tile into the K-major 128-byte-swizzled layout that TF32
+//     wgmma reads, rounded to TF32 (core/layout/tf32_k_major_stage.cuh): TF32 wgmma takes B from shared memory
+//     K-major only, so B stored K x N is transposed here, inside the pipeline, rather than by a pass over all of B
+//     in global memory before the kernel;
+//   - two consumer warpgroups only compute: each loads its 64 rows of the A tile with ldmatrix, rounds them to TF32
+//     in registers and issues wgmma.mma_async m64n256k8 with A from registers and B from shared memory
+//     (core/mma/wgmma_tf32.cuh), keeping one K tile's MMAs in flight while it prepares the next.
+// The producer warpgroup gives registers to the consumers (setmaxnreg): 128 accumulators and two sets of A
+// fragments per consumer thread. Stages return to the producer through "empty" barriers as soon as the MMAs that
+// read them retire, so the copies and transforms of the next tile proceed while the consumers store this one: the
+// epilogue writes the accumulators straight from registers to C (float2 stores, no shared memory, no wait on the
+// stores) and the next tile's stages are already landing. Long K is cut into slices (split-K, core/schedule/
+// split_k.h) both to fill the SMs and to bound each accumulation chain (kMaxChainK): the tensor cores' fp32
+// accumulation loses accuracy over very long chains.
 //
-// Changes vs mma_tf32: warpgroup MMAs from shared-memory descriptors instead of warp MMAs from register fragments;
-// TMA copies on an mbarrier ring instead of cp.async; the rounding moves from each fragment load (repeated by every
-// warp that reads the value) to one pass over each stage.
+// Inputs are rounded to TF32 by round-to-nearest, ties away from zero (cvt.rna.tf32.f32), as mma_tf32 does. A
+// stored K x M (op_a = T) or with rows the copy engine cannot address (not 16-byte aligned) is gathered K-major on
+// the GPU first (core/layout/rearrange.h); B is read as stored either way when its rows are aligned.
 //
-// Tile: 128 x 128 x 32, 256 threads (two consumer warpgroups), 4 stages of 32 KiB, one block per SM.
+// Changes vs mma_tf32: warpgroup MMAs from a shared-memory descriptor instead of warp MMAs from register fragments;
+// TMA copies on mbarrier rings instead of cp.async; producer, transform and consumer warps instead of warps that
+// all copy and compute; a persistent grid.
 //
-// What limits this version: each K tile is waited for, rounded, multiplied and retired in turn (wgmma_wait<0>), so
-// the rounding of tile t and the MMAs of tile t never overlap, and 128 x 128 tiles with one block per SM leave
-// the tensor cores short of work per barrier. The next versions: a third warpgroup that only brings tiles (one
-// thread issuing the copies) and rounds each landed stage before announcing it on a second barrier, while the
-// consumers multiply the stage before (setmaxnreg moving registers from it to the consumers); "empty" barriers
-// through which the consumers give stages back instead of the block barrier; 128 x 256 tiles (m64n256 per
-// consumer warpgroup); a persistent tile scheduler with rasterisation; an epilogue that does not stall the next
-// tile's mainloop.
+// Tile: 128 x 256 x 32; 3 compute stages of 48 KiB (A 16 KiB + K-major B 32 KiB) and 2 landing stages of 32 KiB;
+// 384 threads (1 producer + 3 transform warps, 2 consumer warpgroups), one block per SM.
+//
+// What limits it: shared-memory bandwidth. Per K tile the consumers' MMAs read 80 KiB of operands and the
+// transform reads and writes 64 KiB more, against the 128 bytes per clock an SM's shared memory delivers.
 #include "core/copy/bulk_tensor.cuh"
+#include "core/copy/cp_async.cuh"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
 #include "core/device_buffer.h"
 #include "core/layout/rearrange.h"
+#include "core/layout/tf32_k_major_stage.cuh"
 #include "core/mma/wgmma_tf32.cuh"
-#include "core/pipeline/mbarrier_ring.cuh"
 #include "core/problem.h"
 #include "core/schedule/raster.cuh"
+#include "core/schedule/split_k.h"
+
+#include <type_traits>
 
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 4, kWarpgroups = 2, kThreads = 128 * kWarpgroups;
-constexpr int kAStageFloats = kBM * kBK, kStageFloats = kAStageFloats + kBN * kBK;
-constexpr int kStageBytes = kStageFloats * int(sizeof(float));
-constexpr int kSwizzleAtomBytes = 1024;  // the stages start on swizzle-atom boundaries
-constexpr int kSmemBytes = kSwizzleAtomBytes + kStages * kStageBytes + kStages * int(sizeof(uint64_t));
+constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32;
+constexpr int kComputeStages = 3, kLandingStages = 2;
+constexpr int kConsumers = 2;  // warpgroups, 64 rows each
+constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr int kTransformThreads = 96;  // warps 1-3
+constexpr int kProducerRegisters = 56, kConsumerRegisters = 224;
+constexpr int kMaxChainK = 16384;  // K accumulated by one chain of MMAs at most
+constexpr unsigned kRasterBandRows = 16;
+
+constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
+constexpr int kComputeStageBytes = kABytes + kBBytes;
+constexpr int kSwizzleAtomBytes = 1024;  // stages start on swizzle-atom boundaries
 
 static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
-static_assert(kBM == 64 * kWarpgroups && kBN == gemm::kWgmmaN, "each warpgroup owns 64 rows and every column");
-static_assert(kStageBytes % kSwizzleAtomBytes == 0 && kAStageFloats * 4 % kSwizzleAtomBytes == 0, "aligned stages");
+static_assert(kBM == 64 * kConsumers, "each consumer warpgroup owns 64 rows and every column");
+static_assert(kABytes % kSwizzleAtomBytes == 0 && kBBytes % kSwizzleAtomBytes == 0, "aligned stages");
+static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
+
+// The block's shared memory, 1,024-byte aligned: the rings' tiles, then their barriers.
+struct Storage {
+    float compute[kComputeStages][kComputeStageBytes / 4];  // A (kBM x kBK) then K-major B (kBN x kBK)
+    float landed[kLandingStages][kBBytes / 4];              // B as the copy engine brings it
+    uint64_t compute_full[kComputeStages];   // A landed (copy bytes) and B transformed (kTransformThreads arrivals)
+    uint64_t compute_empty[kComputeStages];  // the consumers' MMAs of the stage retired (every consumer thread)
+    uint64_t landed_full[kLandingStages];    // B landed (copy bytes)
+    uint64_t landed_empty[kLandingStages];   // the transform read it (every transform thread)
+};
+constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
+
+// A position in a ring of kStages: the stage and the parity of its barriers' current phase. Every role walks the
+// same sequence of K tiles, so positions agree across roles without communication.
+template <int kStages>
+struct RingPosition {
+    int stage = 0;
+    uint32_t phase = 0;
+    __device__ void advance() {
+        if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1;
+        }
+    }
+};
+
+// The products a block takes: unit u of tiles x splits is tile u % tiles of slice u / tiles.
+struct Schedule {
+    int M, N, ktiles, ktiles_per_split, tiles_m, tiles_n;
+    __host__ __device__ int units() const { return tiles_m * tiles_n * splits(); }
+    __host__ __device__ int splits() const { return (ktiles - 1) / ktiles_per_split + 1; }
+};
+struct Unit {
+    int m0, n0, slice, kt0, ktiles;
+};
+__device__ __forceinline__ Unit unit_at(const Schedule& s, int u) {
+    const int tiles = s.tiles_m * s.tiles_n, slice = u / tiles;
+    int bm = 0, bn = 0;
+    gemm::tile_coords(u % tiles, s.tiles_m, s.tiles_n, kRasterBandRows, bm, bn);
+    const int kt0 = slice * s.ktiles_per_split, kt1 = min(s.ktiles, kt0 + s.ktiles_per_split);
+    return Unit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
+}
+
+__device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, bool b_k_major,
+                                         Storage& st, const Schedule& s) {
+    RingPosition<kComputeStages> c;
+    RingPosition<kLandingStages> l;
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const Unit w = unit_at(s, u);
+        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, c.advance(), l.advance()) {
+            const uint32_t landed_full = gemm::smem_addr(&st.landed_full[l.stage]);
+            gemm::mbarrier_wait(gemm::smem_addr(&st.landed_empty[l.stage]), l.phase ^ 1);
+            gemm::mbarrier_arrive_expect_tx(landed_full, kBBytes);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.landed[l.stage]), b_map, landed_full,
+                                      b_k_major ? kt * kBK : w.n0, b_k_major ? w.n0 : kt * kBK);
+            const uint32_t compute_full = gemm::smem_addr(&st.compute_full[c.stage]);
+            gemm::mbarrier_wait(gemm::smem_addr(&st.compute_empty[c.stage]), c.phase ^ 1);
+            gemm::mbarrier_arrive_expect_tx(compute_full, kABytes);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.compute[c.stage]), a_map, compute_full, kt * kBK, w.m0);
+        }
+    }
+}
+
+template <bool kBKMajor>
+__device__ __forceinline__ void transform(Storage& st, const Schedule& s, int t) {
+    RingPosition<kComputeStages> c;
+    RingPosition<kLandingStages> l;
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const Unit w = unit_at(s, u);
+        for (int kt = 0; kt < w.ktiles; ++kt, c.advance(), l.advance()) {
+            gemm::mbarrier_wait(gemm::smem_addr(&st.landed_full[l.stage]), l.phase);
+            gemm::mbarrier_wait(gemm::smem_addr(&st.compute_empty[c.stage]), c.phase ^ 1);
+            gemm::tf32_k_major_stage<kBN, kTransformThreads, kBKMajor>(st.landed[l.stage],
+                                                                       st.compute[c.stage] + kABytes / 4, t);
+            gemm::mbarrier_arrive(gemm::smem_addr(&st.landed_empty[l.stage]));
+            gemm::mbarrier_arrive(gemm::smem_addr(&st.compute_full[c.stage]));
+        }
+    }
+}
 
 // Writes two adjacent accumulators of row `row` from column `col` (even), each only where it lies in C.
 template <bool kAligned>
@@ -61,62 +161,95 @@ __device__ __forceinline__ void store2(float* C, int64_t ldc, int M, int N, int 
 }
 
 template <bool kAligned>
+__device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::SliceOutput out, int consumer_index) {
+    constexpr int kSteps = kBK / gemm::kWgmmaK;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+    // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
+    const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
+    RingPosition<kComputeStages> c;
+    float acc[gemm::kWgmmaAccumulators];
+    uint32_t a[2][kSteps][4];
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const Unit w = unit_at(s, u);
+        int retiring = -1;  // the stage whose MMAs the next wait retires
+        // One K tile: its A fragments into register set kSet, its MMAs issued; then the previous tile's retired.
+        const auto step = [&](auto set, int kt) {
+            constexpr int kSet = decltype(set)::value;
+            const float* const stage = st.compute[c.stage];
+            gemm::mbarrier_wait(gemm::smem_addr(&st.compute_full[c.stage]), c.phase);
+            const uint32_t a_rows = gemm::smem_addr(stage) + a_row * 128;
+#pragma unroll
+            for (int k8 = 0; k8 < kSteps; ++k8)
+                gemm::ldmatrix_a_tf32(a[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+            const uint32_t b_rows = gemm::smem_addr(stage + kABytes / 4);
+            gemm::wgmma_hold(acc);
+            gemm::wgmma_fence();
+#pragma unroll
+            for (int k8 = 0; k8 < kSteps; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
+                gemm::wgmma_m64n256k8_tf32(acc, a[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
+                                           kt > 0 || k8 > 0);
+            gemm::wgmma_commit();
+            gemm::wgmma_wait<1>();
+            gemm::wgmma_hold(a[1 - kSet]);
+            if (retiring >= 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.compute_empty[retiring]));
+            retiring = c.stage;
+            c.advance();
+        };
+        int kt = 0;
+        for (; kt + 1 < w.ktiles; kt += 2) {
+            step(std::integral_constant<int, 0>{}, kt);
+            step(std::integral_constant<int, 1>{}, kt + 1);
+        }
+        if (kt < w.ktiles) step(std::integral_constant<int, 0>{}, kt);
+        gemm::wgmma_wait<0>();
+        gemm::wgmma_hold(acc);
+        gemm::wgmma_hold(a[0]);
+        gemm::wgmma_hold(a[1]);
+        gemm::mbarrier_arrive(gemm::smem_addr(&st.compute_empty[retiring]));
+
+        float* const C = out.base + int64_t(w.slice) * out.slice_stride;
+        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
+#pragma unroll
+        for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
+            store2<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+            store2<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        }
+    }
+}
+
+template <bool kBKMajor, bool kAligned>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* C,
-                      int64_t ldc, int M, int N, int K) {
+    wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                      gemm::SliceOutput out, Schedule s) {
     extern __shared__ uint8_t smem_raw[];
     // Offset from the array itself (not through an integer), so the compiler keeps these accesses in shared space.
-    uint8_t* const base = smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes;
-    float* const stages = reinterpret_cast<float*>(base);
-    gemm::MbarrierRing<kStages> ring(reinterpret_cast<uint64_t*>(base + kStages * kStageBytes));
-    const int tid = threadIdx.x;
-    if (tid == 0) {
-        ring.init();
+    Storage& st = *reinterpret_cast<Storage*>(
+        smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < kComputeStages; ++i) {
+            gemm::mbarrier_init(gemm::smem_addr(&st.compute_full[i]), 1 + kTransformThreads);
+            gemm::mbarrier_init(gemm::smem_addr(&st.compute_empty[i]), 128 * kConsumers);
+        }
+        for (int i = 0; i < kLandingStages; ++i) {
+            gemm::mbarrier_init(gemm::smem_addr(&st.landed_full[i]), 1);
+            gemm::mbarrier_init(gemm::smem_addr(&st.landed_empty[i]), kTransformThreads);
+        }
+        gemm::mbarrier_init_fence();
         gemm::prefetch_tensor_map(&a_map);
         gemm::prefetch_tensor_map(&b_map);
     }
     __syncthreads();
-
-    int bm = 0, bn = 0;
-    gemm::tile_coords(blockIdx.x, tiles_of(M, kBM), tiles_of(N, kBN), gemm::kRasterBandRows, bm, bn);
-    const int m0 = bm * kBM, n0 = bn * kBN, ktiles = int(tiles_of(K, kBK));
-    // Tile kt goes to stage kt % kStages, announced on that stage's barrier (the ring's tile numbering).
-    const auto issue = [&](int kt) {
-        float* const a_s = stages + ring.slot(kt) * kStageFloats;
-        ring.expect(kt, kStageBytes);
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(a_s), &a_map, ring.full_barrier(kt), kt * kBK, m0);
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(a_s + kAStageFloats), &b_map, ring.full_barrier(kt), kt * kBK, n0);
-    };
-    if (tid == 0)
-        for (int kt = 0; kt < kStages && kt < ktiles; ++kt) issue(kt);
-
-    const int warpgroup = tid / 128;
-    float acc[gemm::kWgmmaAccumulators] = {};
-    for (int kt = 0; kt < ktiles; ++kt) {
-        float* const a_s = stages + ring.slot(kt) * kStageFloats;
-        ring.wait(kt);
-        gemm::round_stage_to_tf32<kStageFloats, kThreads>(a_s, tid);
-        __syncthreads();
-        const uint32_t a_rows = gemm::smem_addr(a_s + warpgroup * 64 * kBK), b_rows = gemm::smem_addr(a_s + kAStageFloats);
-        gemm::wgmma_hold(acc);
-        gemm::wgmma_fence();
-#pragma unroll
-        for (int k8 = 0; k8 < kBK / 8; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
-            gemm::wgmma_m64n128k8_tf32(acc, gemm::sw128_k_major_descriptor(a_rows + 32 * k8),
-                                       gemm::sw128_k_major_descriptor(b_rows + 32 * k8), 1);
-        gemm::wgmma_commit();
-        gemm::wgmma_wait<0>();
-        gemm::wgmma_hold(acc);
-        __syncthreads();  // both warpgroups are done with the stage: it may be refilled
-        if (tid == 0 && kt + kStages < ktiles) issue(kt + kStages);
-    }
-
-    const int lane = tid % 32, warp = tid % 128 / 32;
-    const int row = m0 + warpgroup * 64 + warp * 16 + lane / 4, col = n0 + 2 * (lane % 4);
-#pragma unroll
-    for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
-        store2<kAligned>(C, ldc, M, N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
-        store2<kAligned>(C, ldc, M, N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+    if (warp < 4) {
+        gemm::warpgroup_release_registers<kProducerRegisters>();
+        if (warp == 0) {
+            if (threadIdx.x == 0) producer(&a_map, &b_map, kBKMajor, st, s);
+        } else {
+            transform<kBKMajor>(st, s, int(threadIdx.x) - 32);
+        }
+    } else {
+        gemm::warpgroup_claim_registers<kConsumerRegisters>();
+        consumer<kAligned>(st, s, out, warp / 4 - 1);
     }
 }
 
@@ -138,7 +271,32 @@ mm_status k_major(const float* X, int64_t ld, bool stored_so, int64_t rows, int6
     return MM_OK;
 }
 
-constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false>;
+template <bool kBKMajor, bool kAligned>
+mm_status launch_kernel(const GemmArgs& g, const Schedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
+    constexpr auto kernel = &wgmma_tf32_kernel<kBKMajor, kAligned>;
+    CUtensorMap a_map, b_map;
+    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
+    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(a_map, b_map, out, s);
+    return mm_check_launch("wgmma_tf32");
+}
+
+// The kernel over K slices (a gemm::SliceLauncher), one block per SM: A K-major and aligned, B aligned with either
+// op.
+mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
+                        cudaStream_t stream) {
+    const Schedule s{g.M, g.N, int(tiles_of(g.K, kBK)), ktiles_per_split, int(tiles_of(g.M, kBM)),
+                     int(tiles_of(g.N, kBN))};
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int blocks = s.units() < sms ? s.units() : sms;
+    return with_alignment(rows_aligned16(out.base, out.ld), [&](auto aligned) {
+        constexpr bool kAligned = decltype(aligned)::value;
+        return g.op_b == MM_OP_T ? launch_kernel<true, kAligned>(g, s, blocks, out, stream)
+                                 : launch_kernel<false, kAligned>(g, s, blocks, out, stream);
+    });
+}
+
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false, false>;
 
 }  // namespace
 
@@ -147,18 +305,19 @@ mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_o
 
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
-    GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
+    GemmArgs k = g;  // A as M x K with K along its rows; B as stored when the copy engine takes it, else N x K
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     MM_TRY(k_major(g.A, g.lda, a_n, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, a_rows, &k.A, &k.lda, stream));
-    MM_TRY(k_major(g.B, g.ldb, b_t, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_rows, &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
-    k.op_b = MM_OP_T;
-    return with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
-        constexpr auto kernel = &wgmma_tf32_kernel<decltype(aligned)::value>;
-        CUtensorMap a_map, b_map;
-        MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, k, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
-        kernel<<<tiles_of(g.M, kBM) * tiles_of(g.N, kBN), kThreads, kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M,
-                                                                                          g.N, g.K);
-        return mm_check_launch("wgmma_tf32");
-    });
+    if (!rows_aligned16(g.B, g.ldb)) {
+        MM_TRY(k_major(g.B, g.ldb, false, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_rows, &k.B, &k.ldb, stream));
+        k.op_b = MM_OP_T;
+    }
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
+    const int for_occupancy = gemm::choose_splits(tiles, g.K, sms, 1);
+    const int for_accuracy = int((int64_t(g.K) + kMaxChainK - 1) / kMaxChainK);
+    return gemm::run_split_k(k, for_occupancy > for_accuracy ? for_occupancy : for_accuracy, kBK, &launch_slices,
+                             stream);
 }
