@@ -39,7 +39,6 @@
 #include "core/device.h"
 #include "core/device_buffer.h"
 #include "core/layout/rearrange.h"
-#include "core/layout/tf32_k_major_stage.cuh"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
 #include "core/schedule/raster.cuh"
@@ -49,39 +48,33 @@
 
 namespace {
 
-constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32;
-constexpr int kComputeStages = 3, kLandingStages = 2;
-constexpr int kConsumers = 2;  // warpgroups, 64 rows each
+constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32, kStages = 4;
+constexpr int kConsumers = 2;  // warpgroups 1-2, 64 rows each
 constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kTransformThreads = 96;  // warps 1-3
-constexpr int kProducerRegisters = 56, kConsumerRegisters = 224;
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 constexpr int kMaxChainK = 16384;  // K accumulated by one chain of MMAs at most
 constexpr unsigned kRasterBandRows = 16;
 
 constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
-constexpr int kComputeStageBytes = kABytes + kBBytes;
-constexpr int kSwizzleAtomBytes = 1024;  // stages start on swizzle-atom boundaries
+constexpr int kSwizzleAtomBytes = 1024;  // tiles start on swizzle-atom boundaries
 
 static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
 static_assert(kBM == 64 * kConsumers, "each consumer warpgroup owns 64 rows and every column");
-static_assert(kABytes % kSwizzleAtomBytes == 0 && kBBytes % kSwizzleAtomBytes == 0, "aligned stages");
+static_assert(kABytes % kSwizzleAtomBytes == 0 && kBBytes % kSwizzleAtomBytes == 0, "aligned tiles");
 static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
 
-// The block's shared memory, 1,024-byte aligned: the rings' tiles, then their barriers.
+// The block's shared memory, 1,024-byte aligned: the ring's tiles, then its barriers.
 struct Storage {
-    float compute[kComputeStages][kComputeStageBytes / 4];  // A (kBM x kBK) then K-major B (kBN x kBK)
-    float landed[kLandingStages][kBBytes / 4];              // B as the copy engine brings it
-    uint64_t compute_full[kComputeStages];   // A landed (copy bytes) and B transformed (kTransformThreads arrivals)
-    uint64_t compute_empty[kComputeStages];  // the consumers' MMAs of the stage retired (every consumer thread)
-    uint64_t landed_full[kLandingStages];    // B landed (copy bytes)
-    uint64_t landed_empty[kLandingStages];   // the transform read it (every transform thread)
+    float a[kStages][kABytes / 4];
+    float b[kStages][kBBytes / 4];
+    uint64_t full[kStages];   // A and B landed (copy bytes)
+    uint64_t empty[kStages];  // the consumers' MMAs that read the stage retired (one arrival per consumer warp)
 };
 constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
-// A position in a ring of kStages: the stage and the parity of its barriers' current phase. Every role walks the
-// same sequence of K tiles, so positions agree across roles without communication.
-template <int kStages>
+// A position in the ring: the stage and the parity of its barriers' current phase. Both roles walk the same
+// sequence of K tiles, so positions agree without communication.
 struct RingPosition {
     int stage = 0;
     uint32_t phase = 0;
@@ -110,39 +103,17 @@ __device__ __forceinline__ Unit unit_at(const Schedule& s, int u) {
     return Unit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
 }
 
-__device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, bool b_k_major,
-                                         Storage& st, const Schedule& s) {
-    RingPosition<kComputeStages> c;
-    RingPosition<kLandingStages> l;
+__device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, Storage& st,
+                                         const Schedule& s) {
+    RingPosition r;
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
         const Unit w = unit_at(s, u);
-        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, c.advance(), l.advance()) {
-            const uint32_t landed_full = gemm::smem_addr(&st.landed_full[l.stage]);
-            gemm::mbarrier_wait(gemm::smem_addr(&st.landed_empty[l.stage]), l.phase ^ 1);
-            gemm::mbarrier_arrive_expect_tx(landed_full, kBBytes);
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.landed[l.stage]), b_map, landed_full,
-                                      b_k_major ? kt * kBK : w.n0, b_k_major ? w.n0 : kt * kBK);
-            const uint32_t compute_full = gemm::smem_addr(&st.compute_full[c.stage]);
-            gemm::mbarrier_wait(gemm::smem_addr(&st.compute_empty[c.stage]), c.phase ^ 1);
-            gemm::mbarrier_arrive_expect_tx(compute_full, kABytes);
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.compute[c.stage]), a_map, compute_full, kt * kBK, w.m0);
-        }
-    }
-}
-
-template <bool kBKMajor>
-__device__ __forceinline__ void transform(Storage& st, const Schedule& s, int t) {
-    RingPosition<kComputeStages> c;
-    RingPosition<kLandingStages> l;
-    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const Unit w = unit_at(s, u);
-        for (int kt = 0; kt < w.ktiles; ++kt, c.advance(), l.advance()) {
-            gemm::mbarrier_wait(gemm::smem_addr(&st.landed_full[l.stage]), l.phase);
-            gemm::mbarrier_wait(gemm::smem_addr(&st.compute_empty[c.stage]), c.phase ^ 1);
-            gemm::tf32_k_major_stage<kBN, kTransformThreads, kBKMajor>(st.landed[l.stage],
-                                                                       st.compute[c.stage] + kABytes / 4, t);
-            gemm::mbarrier_arrive(gemm::smem_addr(&st.landed_empty[l.stage]));
-            gemm::mbarrier_arrive(gemm::smem_addr(&st.compute_full[c.stage]));
+        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
+            gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);  // the first pass finds it free
+            const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
+            gemm::mbarrier_arrive_expect_tx(full, kABytes + kBBytes);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), a_map, full, kt * kBK, w.m0);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[r.stage]), b_map, full, kt * kBK, w.n0);
         }
     }
 }
@@ -166,34 +137,34 @@ __device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::S
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
     const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
-    RingPosition<kComputeStages> c;
+    RingPosition r;
     float acc[gemm::kWgmmaAccumulators];
-    uint32_t a[2][kSteps][4];
+    uint32_t frag[2][kSteps][4];
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
         const Unit w = unit_at(s, u);
         int retiring = -1;  // the stage whose MMAs the next wait retires
-        // One K tile: its A fragments into register set kSet, its MMAs issued; then the previous tile's retired.
+        // One K tile: its A fragments into register set kSet, rounded to TF32, and its MMAs issued; then the
+        // previous tile's MMAs retired and their stage given back.
         const auto step = [&](auto set, int kt) {
             constexpr int kSet = decltype(set)::value;
-            const float* const stage = st.compute[c.stage];
-            gemm::mbarrier_wait(gemm::smem_addr(&st.compute_full[c.stage]), c.phase);
-            const uint32_t a_rows = gemm::smem_addr(stage) + a_row * 128;
+            gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
+            const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8)
-                gemm::ldmatrix_a_tf32(a[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
-            const uint32_t b_rows = gemm::smem_addr(stage + kABytes / 4);
+                gemm::ldmatrix_a_tf32(frag[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+            const uint32_t b_rows = gemm::smem_addr(st.b[r.stage]);
             gemm::wgmma_hold(acc);
             gemm::wgmma_fence();
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
-                gemm::wgmma_m64n256k8_tf32(acc, a[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
+                gemm::wgmma_m64n256k8_tf32(acc, frag[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
                                            kt > 0 || k8 > 0);
             gemm::wgmma_commit();
             gemm::wgmma_wait<1>();
-            gemm::wgmma_hold(a[1 - kSet]);
-            if (retiring >= 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.compute_empty[retiring]));
-            retiring = c.stage;
-            c.advance();
+            gemm::wgmma_hold(frag[1 - kSet]);
+            if (retiring >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[retiring]));
+            retiring = r.stage;
+            r.advance();
         };
         int kt = 0;
         for (; kt + 1 < w.ktiles; kt += 2) {
@@ -203,9 +174,9 @@ __device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::S
         if (kt < w.ktiles) step(std::integral_constant<int, 0>{}, kt);
         gemm::wgmma_wait<0>();
         gemm::wgmma_hold(acc);
-        gemm::wgmma_hold(a[0]);
-        gemm::wgmma_hold(a[1]);
-        gemm::mbarrier_arrive(gemm::smem_addr(&st.compute_empty[retiring]));
+        gemm::wgmma_hold(frag[0]);
+        gemm::wgmma_hold(frag[1]);
+        if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[retiring]));
 
         float* const C = out.base + int64_t(w.slice) * out.slice_stride;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
@@ -217,7 +188,7 @@ __device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::S
     }
 }
 
-template <bool kBKMajor, bool kAligned>
+template <bool kAligned>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                       gemm::SliceOutput out, Schedule s) {
@@ -227,26 +198,18 @@ __global__ void __launch_bounds__(kThreads, 1)
         smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
     const int warp = threadIdx.x / 32;
     if (threadIdx.x == 0) {
-        for (int i = 0; i < kComputeStages; ++i) {
-            gemm::mbarrier_init(gemm::smem_addr(&st.compute_full[i]), 1 + kTransformThreads);
-            gemm::mbarrier_init(gemm::smem_addr(&st.compute_empty[i]), 128 * kConsumers);
-        }
-        for (int i = 0; i < kLandingStages; ++i) {
-            gemm::mbarrier_init(gemm::smem_addr(&st.landed_full[i]), 1);
-            gemm::mbarrier_init(gemm::smem_addr(&st.landed_empty[i]), kTransformThreads);
+        for (int i = 0; i < kStages; ++i) {
+            gemm::mbarrier_init(gemm::smem_addr(&st.full[i]), 1);
+            gemm::mbarrier_init(gemm::smem_addr(&st.empty[i]), 4 * kConsumers);
         }
         gemm::mbarrier_init_fence();
         gemm::prefetch_tensor_map(&a_map);
         gemm::prefetch_tensor_map(&b_map);
     }
     __syncthreads();
-    if (warp < 4) {
+    if (warp < 4) {  // the producer warpgroup: one thread issues every copy, the other warps have no work
         gemm::warpgroup_release_registers<kProducerRegisters>();
-        if (warp == 0) {
-            if (threadIdx.x == 0) producer(&a_map, &b_map, kBKMajor, st, s);
-        } else {
-            transform<kBKMajor>(st, s, int(threadIdx.x) - 32);
-        }
+        if (threadIdx.x == 0) producer(&a_map, &b_map, st, s);
     } else {
         gemm::warpgroup_claim_registers<kConsumerRegisters>();
         consumer<kAligned>(st, s, out, warp / 4 - 1);
@@ -271,17 +234,16 @@ mm_status k_major(const float* X, int64_t ld, bool stored_so, int64_t rows, int6
     return MM_OK;
 }
 
-template <bool kBKMajor, bool kAligned>
+template <bool kAligned>
 mm_status launch_kernel(const GemmArgs& g, const Schedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
-    constexpr auto kernel = &wgmma_tf32_kernel<kBKMajor, kAligned>;
+    constexpr auto kernel = &wgmma_tf32_kernel<kAligned>;
     CUtensorMap a_map, b_map;
     MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
     kernel<<<blocks, kThreads, kSmemBytes, stream>>>(a_map, b_map, out, s);
     return mm_check_launch("wgmma_tf32");
 }
 
-// The kernel over K slices (a gemm::SliceLauncher), one block per SM: A K-major and aligned, B aligned with either
-// op.
+// The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
     const Schedule s{g.M, g.N, int(tiles_of(g.K, kBK)), ktiles_per_split, int(tiles_of(g.M, kBM)),
@@ -290,13 +252,11 @@ mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split,
     MM_TRY(gemm::sm_count(&sms));
     const int blocks = s.units() < sms ? s.units() : sms;
     return with_alignment(rows_aligned16(out.base, out.ld), [&](auto aligned) {
-        constexpr bool kAligned = decltype(aligned)::value;
-        return g.op_b == MM_OP_T ? launch_kernel<true, kAligned>(g, s, blocks, out, stream)
-                                 : launch_kernel<false, kAligned>(g, s, blocks, out, stream);
+        return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
     });
 }
 
-constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false, false>;
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false>;
 
 }  // namespace
 
@@ -305,14 +265,17 @@ mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_o
 
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
-    GemmArgs k = g;  // A as M x K with K along its rows; B as stored when the copy engine takes it, else N x K
+    GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     MM_TRY(k_major(g.A, g.lda, a_n, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, a_rows, &k.A, &k.lda, stream));
+    // B always passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass
+    // would cost more than this one over global memory, and TF32 wgmma needs it K-major.
+    k.ldb = padded_ld(g.K);
+    MM_TRY(b_rows.allocate(sizeof(float) * size_t(g.N) * size_t(k.ldb), "the rounded K-major copy of B"));
+    MM_TRY(gemm::launch_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_rows.data(), k.ldb, stream, true));
+    k.B = b_rows.data();
     k.op_a = MM_OP_N;
-    if (!rows_aligned16(g.B, g.ldb)) {
-        MM_TRY(k_major(g.B, g.ldb, false, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_rows, &k.B, &k.ldb, stream));
-        k.op_b = MM_OP_T;
-    }
+    k.op_b = MM_OP_T;
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
