@@ -1,42 +1,44 @@
 // wgmma_tf32: Hopper warpgroup MMA on TF32 tensor cores, warp-specialised and persistent.
 //
-// Technique: each block owns one SM and walks output tiles of 128 x 256 (a persistent grid, the tiles in bands of
-// kRasterBandRows tile rows for L2 reuse). Its 384 threads split into roles that run ahead of one another through
-// mbarrier rings instead of block barriers:
-//   - the producer warp (warp 0) only issues bulk tensor copies (TMA): per K tile of 32, the A tile into a compute
-//     stage and the B tile into a landing stage;
-//   - three transform warps (warps 1-3) turn each landed B tile into the K-major 128-byte-swizzled layout that TF32
-//     wgmma reads, rounded to TF32 (core/layout/tf32_k_major_stage.cuh): TF32 wgmma takes B from shared memory
-//     K-major only, so B stored K x N is transposed here, inside the pipeline, rather than by a pass over all of B
-//     in global memory before the kernel;
-//   - two consumer warpgroups only compute: each loads its 64 rows of the A tile with ldmatrix, rounds them to TF32
-//     in registers and issues wgmma.mma_async m64n256k8 with A from registers and B from shared memory
-//     (core/mma/wgmma_tf32.cuh), keeping one K tile's MMAs in flight while it prepares the next.
-// The producer warpgroup gives registers to the consumers (setmaxnreg): 128 accumulators and two sets of A
-// fragments per consumer thread. Stages return to the producer through "empty" barriers as soon as the MMAs that
-// read them retire, so the copies and transforms of the next tile proceed while the consumers store this one: the
-// epilogue writes the accumulators straight from registers to C (float2 stores, no shared memory, no wait on the
-// stores) and the next tile's stages are already landing. Long K is cut into slices (split-K, core/schedule/
-// split_k.h) both to fill the SMs and to bound each accumulation chain (kMaxChainK): the tensor cores' fp32
-// accumulation loses accuracy over very long chains.
+// Technique: each block owns one SM and walks 128 x 256 output tiles (a persistent grid, tiles in rasterisation
+// bands for L2 reuse). Its 384 threads have two roles that run ahead of one another through an mbarrier ring
+// instead of block barriers:
+//   - a producer warp, of which one thread issues the bulk tensor copies (TMA) of each K tile of 32: the A tile and
+//     the B tile into one of four 48 KiB stages, 128-byte swizzled, completing on the stage's "full" barrier;
+//   - two consumer warpgroups that only compute: each loads its 64 rows of the A tile with ldmatrix, rounds them to
+//     TF32 in registers and issues wgmma.mma_async m64n256k8 with A from registers and B from shared memory
+//     (core/mma/wgmma_tf32.cuh), keeping one K tile's MMAs in flight while it prepares the next, and gives each
+//     stage back on its "empty" barrier once the MMAs that read it retire.
+// setmaxnreg moves registers from the producer warpgroup to the consumers: 128 accumulators and two sets of A
+// fragments per consumer thread. The epilogue writes the accumulators straight from registers to C (float2 stores,
+// which the warps do not wait for) while the producer already fills the stages of the block's next tile.
 //
-// Inputs are rounded to TF32 by round-to-nearest, ties away from zero (cvt.rna.tf32.f32), as mma_tf32 does. A
-// stored K x M (op_a = T) or with rows the copy engine cannot address (not 16-byte aligned) is gathered K-major on
-// the GPU first (core/layout/rearrange.h); B is read as stored either way when its rows are aligned.
+// B: TF32 wgmma reads B from shared memory K-major only (the transposed form is for 16-bit types), and reads raw
+// fp32 from shared memory by truncation, so B must be both K-major and rounded before the tensor cores see it. The
+// launcher does both in one pass over global memory first (a rounding gather, core/layout/rearrange.h), 2 x K x N x 4
+// bytes: measured on the H200 this costs less than a pass in shared memory inside the pipeline, where warps that
+// transposed and rounded each landed tile held the kernel to well under half its speed (docs/experiments/
+// 2026-12-01-wgmma-tf32.md). A stored K x M (op_a = T) or with rows the copy engine cannot address is gathered
+// K-major first; its rounding stays in registers.
 //
-// Changes vs mma_tf32: warpgroup MMAs from a shared-memory descriptor instead of warp MMAs from register fragments;
-// TMA copies on mbarrier rings instead of cp.async; producer, transform and consumer warps instead of warps that
-// all copy and compute; a persistent grid.
+// Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
+// (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within
+// kTf32MaxChainK.
 //
-// Tile: 128 x 256 x 32; 3 compute stages of 48 KiB (A 16 KiB + K-major B 32 KiB) and 2 landing stages of 32 KiB;
-// 384 threads (1 producer + 3 transform warps, 2 consumer warpgroups), one block per SM.
+// Changes vs mma_tf32: warpgroup MMAs with B read by the tensor cores from shared memory instead of warp MMAs from
+// register fragments; TMA copies on an mbarrier ring instead of cp.async; a producer warp and consumer warpgroups
+// instead of warps that all copy and compute; a persistent grid; B rounded and made K-major once, before the kernel.
 //
-// What limits it: shared-memory bandwidth. Per K tile the consumers' MMAs read 80 KiB of operands and the
-// transform reads and writes 64 KiB more, against the 128 bytes per clock an SM's shared memory delivers.
+// Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
+// one thread works, and two consumer warpgroups), one block per SM.
+//
+// What limits it: the pass over B before the kernel (its share falls as K x N shrinks against M x N x K), and
+// below one full wave of tiles (M x N under 132 tiles of 128 x 256) the SMs left idle.
 #include "core/copy/bulk_tensor.cuh"
 #include "core/copy/cp_async.cuh"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
+#include "core/epilogue/direct_store.cuh"
 #include "core/device_buffer.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
@@ -52,8 +54,6 @@ constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32, kStages = 4;
 constexpr int kConsumers = 2;  // warpgroups 1-2, 64 rows each
 constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-constexpr int kMaxChainK = 16384;  // K accumulated by one chain of MMAs at most
-constexpr unsigned kRasterBandRows = 16;
 
 constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
 constexpr int kSwizzleAtomBytes = 1024;  // tiles start on swizzle-atom boundaries
@@ -98,7 +98,7 @@ struct Unit {
 __device__ __forceinline__ Unit unit_at(const Schedule& s, int u) {
     const int tiles = s.tiles_m * s.tiles_n, slice = u / tiles;
     int bm = 0, bn = 0;
-    gemm::tile_coords(u % tiles, s.tiles_m, s.tiles_n, kRasterBandRows, bm, bn);
+    gemm::tile_coords(u % tiles, s.tiles_m, s.tiles_n, gemm::kRasterBandRows, bm, bn);
     const int kt0 = slice * s.ktiles_per_split, kt1 = min(s.ktiles, kt0 + s.ktiles_per_split);
     return Unit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
 }
@@ -116,19 +116,6 @@ __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtenso
             gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[r.stage]), b_map, full, kt * kBK, w.n0);
         }
     }
-}
-
-// Writes two adjacent accumulators of row `row` from column `col` (even), each only where it lies in C.
-template <bool kAligned>
-__device__ __forceinline__ void store2(float* C, int64_t ldc, int M, int N, int row, int col, float x, float y) {
-    if (row >= M || col >= N) return;
-    float* p = C + int64_t(row) * ldc + col;
-    if (kAligned && col + 1 < N) {
-        *reinterpret_cast<float2*>(p) = make_float2(x, y);
-        return;
-    }
-    p[0] = x;
-    if (col + 1 < N) p[1] = y;
 }
 
 template <bool kAligned>
@@ -182,8 +169,8 @@ __device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::S
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
-            store2<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
-            store2<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
         }
     }
 }
@@ -279,8 +266,5 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    const int for_occupancy = gemm::choose_splits(tiles, g.K, sms, 1);
-    const int for_accuracy = int((int64_t(g.K) + kMaxChainK - 1) / kMaxChainK);
-    return gemm::run_split_k(k, for_occupancy > for_accuracy ? for_occupancy : for_accuracy, kBK, &launch_slices,
-                             stream);
+    return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream);
 }

@@ -1,4 +1,4 @@
-// The gather goes through a 32 x 32 shared-memory tile, so that both sides of a transposition are coalesced: the
+// The gather goes through a 64 x 64 shared-memory tile, so that both sides of a transposition are coalesced: the
 // tile is read along whichever source dimension has unit stride (column-wise when row_stride is 1) and written to
 // dst row by row. Tile rows are padded by one float against bank conflicts.
 #include "core/layout/rearrange.h"
@@ -11,7 +11,9 @@ namespace gemm {
 
 namespace {
 
-constexpr int kTile = 32, kRowsPerPass = 8;  // 32 x 8 threads per block, 4 passes per tile
+// 64 x 4 threads per block, 16 passes per tile: each thread has 16 loads in flight, which a transposition over HBM
+// needs to come near copy bandwidth.
+constexpr int kTile = 64, kRowsPerPass = 4;
 
 // Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid. kRound
 // rounds every value to TF32 on the way (cvt.rna).
@@ -24,6 +26,7 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
     const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const int64_t r0 = t / column_tiles * kTile, c0 = t % column_tiles * kTile;
+#pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             // read_by_column: lanes walk r (unit stride in src); otherwise they walk c.
             const int a = read_by_column ? tx : i, b = read_by_column ? i : tx;  // tile row and column
@@ -31,6 +34,7 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
             if (r < rows && c < cols) tile[a][b] = src[r * row_stride + c * column_stride];
         }
         __syncthreads();
+#pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             const int64_t r = r0 + i, c = c0 + tx;
             if (r < rows && c < cols) dst[r * ld_dst + c] = kRound ? __uint_as_float(to_tf32(tile[i][tx])) : tile[i][tx];
