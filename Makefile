@@ -1,7 +1,8 @@
 # Builds matmul_opt/libmatmul.so from cuda/ with nvcc.
 #   make                 sm_90 machine code + compute_90 PTX (newer GPUs JIT the PTX)
 #   make ARCH=sm_86      another architecture (machine code + PTX for it)
-#   make resources       ptxas report per kernel: registers, shared memory, stack, spills
+#   make resources       ptxas report per kernel: registers, shared memory, stack, spills (and, for
+#                        warp-specialised kernels, the registers of each warpgroup role)
 #   make clean
 # Sources named *_sm90a.cu use instructions that exist on sm_90a only (wgmma, setmaxnreg): they are built for
 # sm_90a machine code alone, whatever ARCH is, into the same library; their kernels report themselves
@@ -42,10 +43,16 @@ $(BUILD)/.flags: FORCE
 		echo '$(NVCC) $(FLAGS) $(GENCODE) sm_90a: $(SM90A_SOURCES)' > $@
 FORCE:
 
+# Warp-specialised kernels (setmaxnreg, sm_90a sources) also list each warpgroup role's register budget: ptxas
+# reports the budget at entry, setmaxnreg.dec what the producer warpgroup keeps, .inc what consumers take.
 resources:
 	@$(foreach src,$(SOURCES),echo "== $(src)"; \
 		$(NVCC) $(FLAGS) $(call gencode_of,$(src)) -Xptxas -v -c $(src) -o /dev/null 2>&1 | \
-		grep -E "Compiling entry|Used|spill|stack frame" || true;)
+		grep -E "Compiling entry|Used|spill|stack frame" || true; \
+		$(if $(filter $(src),$(SM90A_SOURCES)),$(NVCC) $(FLAGS) $(SM90A_GENCODE) -ptx $(src) -o - 2>/dev/null | \
+		grep -oE "setmaxnreg.(dec|inc).sync.aligned.u32 [0-9]+" | sort -u | \
+		sed -e 's/setmaxnreg.dec.sync.aligned.u32/    producer warpgroup registers:/' \
+		    -e 's/setmaxnreg.inc.sync.aligned.u32/    consumer warpgroup registers:/';))
 
 clean:
 	rm -rf $(BUILD) $(LIBRARY)

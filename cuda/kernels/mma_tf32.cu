@@ -7,7 +7,9 @@
 // memory as stored (row-major, [m][k]), so ldmatrix.x4 loads a whole A fragment in one instruction; B is kept as
 // stored too ([k][n]), where the B fragment needs a column per lane, so its two words come from scalar loads. Every
 // operand value is rounded to TF32 (cvt.rna.tf32.f32, to nearest) as its fragment is loaded; products accumulate in
-// fp32. Expected error: that of TF32 inputs, about sqrt(K) * 2^-11 relative (matmul_opt.tolerance("tf32", K)).
+// fp32. Expected error: that of TF32 inputs, about sqrt(K) * 2^-11 relative (matmul_opt.tolerance("tf32", K)). K
+// longer than kTf32MaxChainK is cut into slices summed in fp32 (core/schedule/split_k.h): over one much longer
+// chain the tensor cores' accumulation adds error of its own.
 //
 // Changes vs pipelined (the cp.async rung): the FFMA warp tile becomes 4 x 4 m16n8k8 MMAs per 8-deep k step; A is no
 // longer transposed in shared memory (the fragments read it as stored); the tile copies are this file's own (A rows
@@ -26,10 +28,12 @@
 // for every MMA tile; the figures are in the report and docs/experiments.
 #include "core/copy/cp_async.cuh"
 #include "core/device.h"
+#include "core/epilogue/direct_store.cuh"
 #include "core/mma/tf32_mma_sync.cuh"
 #include "core/problem.h"
 #include "core/pipeline/cp_async_ring.cuh"
 #include "core/schedule/raster.cuh"
+#include "core/schedule/split_k.h"
 
 namespace {
 
@@ -102,21 +106,10 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[kMTiles][kNTiles][4],
     }
 }
 
-// Writes two adjacent accumulators of row `row` from column `col` (even), each only where it lies in C.
+// Block (x, z) computes output tile x over K slice z (K tiles from z * ktiles_per_split) into slice z of `out`.
 template <bool kAligned>
-__device__ __forceinline__ void store2(const GemmArgs& g, int row, int col, float x, float y) {
-    if (row >= g.M || col >= g.N) return;
-    float* p = g.C + int64_t(row) * g.ldc + col;
-    if (kAligned && col + 1 < g.N) {
-        *reinterpret_cast<float2*>(p) = make_float2(x, y);
-        return;
-    }
-    p[0] = x;
-    if (col + 1 < g.N) p[1] = y;
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(kThreads, 2) mma_tf32_kernel(const GemmArgs g) {
+__global__ void __launch_bounds__(kThreads, 2)
+    mma_tf32_kernel(const GemmArgs g, gemm::SliceOutput out, int ktiles_per_split) {
     extern __shared__ float4 smem4[];
     float* const a_s = reinterpret_cast<float*>(smem4);
     float* const b_s = a_s + kStages * kAStage;
@@ -127,25 +120,28 @@ __global__ void __launch_bounds__(kThreads, 2) mma_tf32_kernel(const GemmArgs g)
     const int wm = warp / kWarpsN * kWM, wn = warp % kWarpsN * kWN;
 
     float acc[kMTiles][kNTiles][4] = {};
-    gemm::CpAsyncRing<kStages> ring(0, int(tiles_of(g.K, kBK)));
+    const int kt_begin = int(blockIdx.z) * ktiles_per_split;
+    const int kt_end = min(int(tiles_of(g.K, kBK)), kt_begin + ktiles_per_split);
+    gemm::CpAsyncRing<kStages> ring(kt_begin, kt_end);
     const auto load = [&](int kt, int stage) {
         load_tile<kAligned>(a_s + stage * kAStage, b_s + stage * kBStage, g, m0, n0, kt * kBK, tid);
     };
     ring.fill(load);
-    for (int kt = 0; kt < int(tiles_of(g.K, kBK)); ++kt) {
+    for (int kt = kt_begin; kt < kt_end; ++kt) {
         ring.refill(load);
         multiply_tile(acc, a_s + ring.read_stage() * kAStage, b_s + ring.read_stage() * kBStage, wm, wn, lane);
         ring.advance();
     }
 
+    float* const C = out.base + int64_t(blockIdx.z) * out.slice_stride;
     const int g_row = lane / 4, t_col = 2 * (lane % 4);
 #pragma unroll
     for (int i = 0; i < kMTiles; ++i)
 #pragma unroll
         for (int j = 0; j < kNTiles; ++j) {
             const int row = m0 + wm + i * 16 + g_row, col = n0 + wn + j * 8 + t_col;
-            store2<kAligned>(g, row, col, acc[i][j][0], acc[i][j][1]);
-            store2<kAligned>(g, row + 8, col, acc[i][j][2], acc[i][j][3]);
+            gemm::store_pair<kAligned>(C, out.ld, g.M, g.N, row, col, acc[i][j][0], acc[i][j][1]);
+            gemm::store_pair<kAligned>(C, out.ld, g.M, g.N, row + 8, col, acc[i][j][2], acc[i][j][3]);
         }
 }
 
@@ -159,12 +155,28 @@ mm_status requires_ampere() {
     return MM_OK;
 }
 
-mm_status launch_mma_tf32(const GemmArgs& g, cudaStream_t stream) {
-    const unsigned blocks = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    return with_alignment(vector_aligned(g), [&](auto aligned) {
-        constexpr auto kernel = &mma_tf32_kernel<decltype(aligned)::value>;
+namespace {
+
+// The kernel over K slices (a gemm::SliceLauncher).
+mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
+                        cudaStream_t stream) {
+    const dim3 grid(tiles_of(g.M, kBM) * tiles_of(g.N, kBN), 1, splits);
+    const bool rows16 = rows_aligned16(g.A, g.lda) && rows_aligned16(g.B, g.ldb) && rows_aligned16(out.base, out.ld);
+    return with_alignment(rows16, [&](auto tag) {
+        constexpr auto kernel = &mma_tf32_kernel<decltype(tag)::value>;
         MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute(mma_tf32)"));
-        kernel<<<blocks, kThreads, kSmemBytes, stream>>>(g);
+        kernel<<<grid, kThreads, kSmemBytes, stream>>>(g, out, ktiles_per_split);
         return mm_check_launch("mma_tf32");
     });
+}
+
+}  // namespace
+
+// Long K is cut into slices (core/schedule/split_k.h): to fill the SMs, and to keep each accumulation chain within
+// kTf32MaxChainK.
+mm_status launch_mma_tf32(const GemmArgs& g, cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
+    return gemm::run_split_k(g, gemm::choose_tf32_splits(tiles, g.K, sms, 2), kBK, &launch_slices, stream);
 }

@@ -34,6 +34,11 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t
     MMK_SM90(asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory"));
 }
 
+// One plain arrival (release: this thread's earlier shared-memory writes are visible to whoever waits on the phase).
+__device__ __forceinline__ void mbarrier_arrive(uint32_t bar) {
+    MMK_SM90(asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory"));
+}
+
 // Blocks until the phase with the given parity has completed.
 __device__ __forceinline__ void mbarrier_wait(uint32_t bar, uint32_t parity) {
     MMK_SM90(asm volatile(

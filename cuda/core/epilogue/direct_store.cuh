@@ -20,6 +20,21 @@ __device__ __forceinline__ void store4(float* p, int valid, const float4& v) {
     if (valid > 3) p[3] = v.w;
 }
 
+// Writes the two adjacent accumulators (x, y) of C's row `row` from column `col` (even), each only where it lies in
+// the M x N matrix: the epilogue of the tensor-core rungs, whose fragments hold pairs of columns. One float2 store
+// when kAligned (C's rows 8-byte aligned) and both are in bounds.
+template <bool kAligned>
+__device__ __forceinline__ void store_pair(float* C, int64_t ldc, int M, int N, int row, int col, float x, float y) {
+    if (row >= M || col >= N) return;
+    float* const p = C + int64_t(row) * ldc + col;
+    if (kAligned && col + 1 < N) {
+        *reinterpret_cast<float2*>(p) = make_float2(x, y);
+        return;
+    }
+    p[0] = x;
+    if (col + 1 < N) p[1] = y;
+}
+
 // Writes a thread's accumulators, laid out as Warp says: FM x FN fragments of 4 x 4, accumulator row 4f + i at
 // row_offset(4f + i), each fragment's 4 columns contiguous from col_offset(4g). c points at the block tile's
 // (0,0); (row0, col0) is the thread's origin in the block tile; m_rem/n_rem are the rows/columns of C left from

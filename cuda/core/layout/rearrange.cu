@@ -1,17 +1,23 @@
-// The gather goes through a 32 x 32 shared-memory tile, so that both sides of a transposition are coalesced: the
+// The gather goes through a 64 x 64 shared-memory tile, so that both sides of a transposition are coalesced: the
 // tile is read along whichever source dimension has unit stride (column-wise when row_stride is 1) and written to
 // dst row by row. Tile rows are padded by one float against bank conflicts.
 #include "core/layout/rearrange.h"
 
 #include <algorithm>
 
+#include "core/mma/tf32_mma_sync.cuh"
+
 namespace gemm {
 
 namespace {
 
-constexpr int kTile = 32, kRowsPerPass = 8;  // 32 x 8 threads per block, 4 passes per tile
+// 64 x 4 threads per block, 16 passes per tile: each thread has 16 loads in flight, which a transposition over HBM
+// needs to come near copy bandwidth.
+constexpr int kTile = 64, kRowsPerPass = 4;
 
-// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid.
+// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid. kRound
+// rounds every value to TF32 on the way (cvt.rna).
+template <bool kRound>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     gather_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                   bool read_by_column, float* __restrict__ dst, int64_t ld_dst) {
@@ -20,6 +26,7 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
     const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
     for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const int64_t r0 = t / column_tiles * kTile, c0 = t % column_tiles * kTile;
+#pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             // read_by_column: lanes walk r (unit stride in src); otherwise they walk c.
             const int a = read_by_column ? tx : i, b = read_by_column ? i : tx;  // tile row and column
@@ -27,9 +34,10 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
             if (r < rows && c < cols) tile[a][b] = src[r * row_stride + c * column_stride];
         }
         __syncthreads();
+#pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             const int64_t r = r0 + i, c = c0 + tx;
-            if (r < rows && c < cols) dst[r * ld_dst + c] = tile[i][tx];
+            if (r < rows && c < cols) dst[r * ld_dst + c] = kRound ? __uint_as_float(to_tf32(tile[i][tx])) : tile[i][tx];
         }
         __syncthreads();  // the tile is free for the next one
     }
@@ -51,11 +59,12 @@ __global__ void __launch_bounds__(kScaleThreads)
 }  // namespace
 
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
-                        float* dst, int64_t ld_dst, cudaStream_t stream) {
+                        float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32) {
     if (rows == 0 || cols == 0) return MM_OK;
     const bool read_by_column = row_stride == 1 && column_stride != 1;
     const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
-    gather_kernel<<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
+    const auto kernel = round_to_tf32 ? &gather_kernel<true> : &gather_kernel<false>;
+    kernel<<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
         src, rows, cols, row_stride, column_stride, read_by_column, dst, ld_dst);
     return mm_check_launch("rearranging an operand");
 }

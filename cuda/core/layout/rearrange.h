@@ -8,9 +8,10 @@
 namespace gemm {
 
 // dst (rows x cols, row-major, leading dimension ld_dst) = the matrix whose element (r, c) is
-// src[r * row_stride + c * column_stride]: a transposed view (row_stride 1) or any other strides.
+// src[r * row_stride + c * column_stride]: a transposed view (row_stride 1) or any other strides; with
+// round_to_tf32, every value rounded to TF32 (cvt.rna.tf32.f32) on the way.
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
-                        float* dst, int64_t ld_dst, cudaStream_t stream);
+                        float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32 = false);
 
 // op(X) = the transpose of X (stored cols x rows, leading dimension ld) as a row-major rows x cols copy in
 // `workspace` (allocated on `stream`, rows padded to 4 floats: padded_ld), for a kernel that cannot read X

@@ -15,6 +15,12 @@ int choose_splits(int64_t tiles, int K, int sms, int blocks_per_sm, const SplitK
     return s < 2 ? 1 : int(s);
 }
 
+int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm) {
+    const int for_occupancy = choose_splits(tiles, K, sms, blocks_per_sm);
+    const int for_accuracy = int((int64_t(K) + kTf32MaxChainK - 1) / kTf32MaxChainK);
+    return for_occupancy > for_accuracy ? for_occupancy : for_accuracy;
+}
+
 mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream) {
     const int k_tiles = int(tiles_of(g.K, bk));
     if (splits > k_tiles) splits = k_tiles;

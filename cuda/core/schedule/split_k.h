@@ -23,6 +23,14 @@ inline constexpr SplitKPolicy kSplitKPolicy{.waves = 1, .min_slice_k = 256, .max
 // SM, by `policy`. Returns 1 when splitting would not help (the tiles already fill the waves, or K is short).
 int choose_splits(int64_t tiles, int K, int sms, int blocks_per_sm, const SplitKPolicy& policy = kSplitKPolicy);
 
+// TF32 tensor-core kernels keep every accumulation chain at most this deep: over much longer K the tensor cores'
+// fp32 accumulation costs accuracy (measured: docs/experiments/2026-12-01-mma-tf32.md).
+inline constexpr int kTf32MaxChainK = 16384;
+
+// Slices for a TF32 tensor-core kernel: as choose_splits, and at least enough that none is deeper than
+// kTf32MaxChainK.
+int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm);
+
 // Where each slice writes its product (not accumulated): slice z at base + z * slice_stride, leading dimension ld.
 struct SliceOutput {
     float* base;

@@ -1,0 +1,106 @@
+// Hopper warpgroup MMA on TF32 (device, sm_90a): wgmma.mma_async m64n256k8 with A from registers and B from
+// 128-byte-swizzled shared memory, its fences, and the register-budget instruction of warp-specialised kernels.
+//
+// A warpgroup (4 consecutive warps, the first a multiple of 4) issues one wgmma for a 64 x 256 x 8 product. TF32
+// wgmma reads B from shared memory K-major only (rows of K contiguous; the transposed form is for 16-bit types),
+// here in the layout a bulk tensor copy with the 128-byte swizzle writes: rows of 32 floats (128 bytes), the 16-byte
+// chunk c of row r stored at chunk c ^ (r % 8), eight rows making a 1,024-byte swizzle atom, atoms one after
+// another. Its descriptor holds the start address, the byte offset between 8-row groups (1,024) and the swizzle
+// mode; successive k8 steps inside the 128-byte row start 32 bytes further on, the hardware applying the swizzle to
+// the address it forms, so a tile must start 1,024-byte aligned. A comes from registers, which lets the kernel round
+// it to TF32 on the way in (the tensor cores would ignore the low 13 mantissa bits of raw fp32, i.e. truncate).
+//
+// Fragments (g = lane / 4, t = lane % 4, warp w of the warpgroup; PTX ISA "Register fragments" for wgmma .tf32):
+//   A (64 x 8):    a0 (16w + g, t)   a1 (16w + g + 8, t)   a2 (16w + g, t + 4)   a3 (16w + g + 8, t + 4)
+//                  (the m16n8k8 A fragment of the warp's 16 rows: ldmatrix_a_tf32 loads it)
+//   D (64 x 256):  d[4j] (16w + g, 8j + 2t)   d[4j + 1] (.., 8j + 2t + 1)   d[4j + 2] (16w + g + 8, 8j + 2t)
+//                  d[4j + 3] (16w + g + 8, 8j + 2t + 1), for the 32 column chunks j.
+// The instruction runs asynchronously: the accumulators and the A registers belong to it from the issue until a
+// wgmma.wait_group retires its group, so the kernel keeps them live (wgmma_hold) and writes neither meanwhile.
+#pragma once
+
+#include <cstdint>
+
+#include "core/mma/tf32_mma_sync.cuh"
+
+namespace gemm {
+
+constexpr int kWgmmaN = 256;                     // columns of one instruction's product
+constexpr int kWgmmaAccumulators = kWgmmaN / 2;  // 64 x N fp32 over 128 threads
+constexpr int kWgmmaK = 8;
+
+// The descriptor of a K-major operand tile in 128-byte-swizzled rows of 32 floats, starting at shared-window
+// address `addr` (1,024-byte aligned at the tile's start, plus 32 bytes per k8 step inside it).
+__device__ __forceinline__ uint64_t sw128_k_major_descriptor(uint32_t addr) {
+    constexpr uint64_t kStrideBytes = 1024;  // between 8-row groups
+    constexpr uint64_t kLeadingBytes = 16;   // unused for swizzled K-major layouts; 1 in 16-byte units
+    constexpr uint64_t kSwizzle128B = 1;
+    return uint64_t((addr & 0x3FFFF) >> 4) | ((kLeadingBytes >> 4) << 16) | ((kStrideBytes >> 4) << 32) |
+           (kSwizzle128B << 62);
+}
+
+// Keeps the compiler from moving accesses to registers that an asynchronous MMA owns across the fences and waits,
+// and from giving those registers to other values before the wait that retires the MMA.
+template <int kCount>
+__device__ __forceinline__ void wgmma_hold(float (&d)[kCount]) {
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+template <int kSteps>
+__device__ __forceinline__ void wgmma_hold(uint32_t (&a)[kSteps][4]) {
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) asm volatile("" : "+r"(a[s][i])::"memory");
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+// Blocks until at most kPending committed groups of this warpgroup are still running.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// d = A·B + (accumulate ? d : 0) for a 64 x 256 x 8 step: A from this thread's fragment registers, B from its
+// descriptor.
+__device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[kWgmmaAccumulators], const uint32_t (&a)[4],
+                                                     uint64_t b_desc, bool accumulate) {
+#define MM_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+                 "+f"(d[i + 6]), "+f"(d[i + 7])
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %133, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+        "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+        "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+        "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+        "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+        "{%128, %129, %130, %131}, %132, p, 1, 1;\n"
+        "}\n"
+        : MM_D8(0), MM_D8(8), MM_D8(16), MM_D8(24), MM_D8(32), MM_D8(40), MM_D8(48), MM_D8(56), MM_D8(64),
+          MM_D8(72), MM_D8(80), MM_D8(88), MM_D8(96), MM_D8(104), MM_D8(112), MM_D8(120)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)));
+#undef MM_D8
+}
+
+// The register budget of the calling warpgroup, for warp-specialised kernels: a producer gives registers back,
+// consumers take them. Every warp of the warpgroup executes the same call; the kernel needs a register cap at
+// entry (__launch_bounds__(threads, 1)).
+template <int kRegisters>
+__device__ __forceinline__ void warpgroup_release_registers() {
+    static_assert(kRegisters % 8 == 0 && kRegisters >= 24 && kRegisters <= 256, "setmaxnreg's range");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+template <int kRegisters>
+__device__ __forceinline__ void warpgroup_claim_registers() {
+    static_assert(kRegisters % 8 == 0 && kRegisters >= 24 && kRegisters <= 256, "setmaxnreg's range");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+
+}  // namespace gemm

@@ -1,0 +1,270 @@
+// wgmma_tf32: Hopper warpgroup MMA on TF32 tensor cores, warp-specialised and persistent.
+//
+// Technique: each block owns one SM and walks 128 x 256 output tiles (a persistent grid, tiles in rasterisation
+// bands for L2 reuse). Its 384 threads have two roles that run ahead of one another through an mbarrier ring
+// instead of block barriers:
+//   - a producer warp, of which one thread issues the bulk tensor copies (TMA) of each K tile of 32: the A tile and
+//     the B tile into one of four 48 KiB stages, 128-byte swizzled, completing on the stage's "full" barrier;
+//   - two consumer warpgroups that only compute: each loads its 64 rows of the A tile with ldmatrix, rounds them to
+//     TF32 in registers and issues wgmma.mma_async m64n256k8 with A from registers and B from shared memory
+//     (core/mma/wgmma_tf32.cuh), keeping one K tile's MMAs in flight while it prepares the next, and gives each
+//     stage back on its "empty" barrier once the MMAs that read it retire.
+// setmaxnreg moves registers from the producer warpgroup to the consumers: 128 accumulators and two sets of A
+// fragments per consumer thread. The epilogue writes the accumulators straight from registers to C (float2 stores,
+// which the warps do not wait for) while the producer already fills the stages of the block's next tile.
+//
+// B: TF32 wgmma reads B from shared memory K-major only (the transposed form is for 16-bit types), and reads raw
+// fp32 from shared memory by truncation, so B must be both K-major and rounded before the tensor cores see it. The
+// launcher does both in one pass over global memory first (a rounding gather, core/layout/rearrange.h), 2 x K x N x 4
+// bytes: measured on the H200 this costs less than a pass in shared memory inside the pipeline, where warps that
+// transposed and rounded each landed tile held the kernel to well under half its speed (docs/experiments/
+// 2026-12-01-wgmma-tf32.md). A stored K x M (op_a = T) or with rows the copy engine cannot address is gathered
+// K-major first; its rounding stays in registers.
+//
+// Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
+// (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within
+// kTf32MaxChainK.
+//
+// Changes vs mma_tf32: warpgroup MMAs with B read by the tensor cores from shared memory instead of warp MMAs from
+// register fragments; TMA copies on an mbarrier ring instead of cp.async; a producer warp and consumer warpgroups
+// instead of warps that all copy and compute; a persistent grid; B rounded and made K-major once, before the kernel.
+//
+// Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
+// one thread works, and two consumer warpgroups), one block per SM.
+//
+// What limits it: the pass over B before the kernel (its share falls as K x N shrinks against M x N x K), and
+// below one full wave of tiles (M x N under 132 tiles of 128 x 256) the SMs left idle.
+#include "core/copy/bulk_tensor.cuh"
+#include "core/copy/cp_async.cuh"
+#include "core/copy/tensor_map.h"
+#include "core/device.h"
+#include "core/epilogue/direct_store.cuh"
+#include "core/device_buffer.h"
+#include "core/layout/rearrange.h"
+#include "core/mma/wgmma_tf32.cuh"
+#include "core/problem.h"
+#include "core/schedule/raster.cuh"
+#include "core/schedule/split_k.h"
+
+#include <type_traits>
+
+namespace {
+
+constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32, kStages = 4;
+constexpr int kConsumers = 2;  // warpgroups 1-2, 64 rows each
+constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+
+constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
+constexpr int kSwizzleAtomBytes = 1024;  // tiles start on swizzle-atom boundaries
+
+static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
+static_assert(kBM == 64 * kConsumers, "each consumer warpgroup owns 64 rows and every column");
+static_assert(kABytes % kSwizzleAtomBytes == 0 && kBBytes % kSwizzleAtomBytes == 0, "aligned tiles");
+static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
+
+// The block's shared memory, 1,024-byte aligned: the ring's tiles, then its barriers.
+struct Storage {
+    float a[kStages][kABytes / 4];
+    float b[kStages][kBBytes / 4];
+    uint64_t full[kStages];   // A and B landed (copy bytes)
+    uint64_t empty[kStages];  // the consumers' MMAs that read the stage retired (one arrival per consumer warp)
+};
+constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
+static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
+
+// A position in the ring: the stage and the parity of its barriers' current phase. Both roles walk the same
+// sequence of K tiles, so positions agree without communication.
+struct RingPosition {
+    int stage = 0;
+    uint32_t phase = 0;
+    __device__ void advance() {
+        if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1;
+        }
+    }
+};
+
+// The products a block takes: unit u of tiles x splits is tile u % tiles of slice u / tiles.
+struct Schedule {
+    int M, N, ktiles, ktiles_per_split, tiles_m, tiles_n;
+    __host__ __device__ int units() const { return tiles_m * tiles_n * splits(); }
+    __host__ __device__ int splits() const { return (ktiles - 1) / ktiles_per_split + 1; }
+};
+struct Unit {
+    int m0, n0, slice, kt0, ktiles;
+};
+__device__ __forceinline__ Unit unit_at(const Schedule& s, int u) {
+    const int tiles = s.tiles_m * s.tiles_n, slice = u / tiles;
+    int bm = 0, bn = 0;
+    gemm::tile_coords(u % tiles, s.tiles_m, s.tiles_n, gemm::kRasterBandRows, bm, bn);
+    const int kt0 = slice * s.ktiles_per_split, kt1 = min(s.ktiles, kt0 + s.ktiles_per_split);
+    return Unit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
+}
+
+__device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, Storage& st,
+                                         const Schedule& s) {
+    RingPosition r;
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const Unit w = unit_at(s, u);
+        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
+            gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);  // the first pass finds it free
+            const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
+            gemm::mbarrier_arrive_expect_tx(full, kABytes + kBBytes);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), a_map, full, kt * kBK, w.m0);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[r.stage]), b_map, full, kt * kBK, w.n0);
+        }
+    }
+}
+
+template <bool kAligned>
+__device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::SliceOutput out, int consumer_index) {
+    constexpr int kSteps = kBK / gemm::kWgmmaK;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+    // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
+    const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
+    RingPosition r;
+    float acc[gemm::kWgmmaAccumulators];
+    uint32_t frag[2][kSteps][4];
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const Unit w = unit_at(s, u);
+        int retiring = -1;  // the stage whose MMAs the next wait retires
+        // One K tile: its A fragments into register set kSet, rounded to TF32, and its MMAs issued; then the
+        // previous tile's MMAs retired and their stage given back.
+        const auto step = [&](auto set, int kt) {
+            constexpr int kSet = decltype(set)::value;
+            gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
+            const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
+#pragma unroll
+            for (int k8 = 0; k8 < kSteps; ++k8)
+                gemm::ldmatrix_a_tf32(frag[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+            const uint32_t b_rows = gemm::smem_addr(st.b[r.stage]);
+            gemm::wgmma_hold(acc);
+            gemm::wgmma_fence();
+#pragma unroll
+            for (int k8 = 0; k8 < kSteps; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
+                gemm::wgmma_m64n256k8_tf32(acc, frag[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
+                                           kt > 0 || k8 > 0);
+            gemm::wgmma_commit();
+            gemm::wgmma_wait<1>();
+            gemm::wgmma_hold(frag[1 - kSet]);
+            if (retiring >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[retiring]));
+            retiring = r.stage;
+            r.advance();
+        };
+        int kt = 0;
+        for (; kt + 1 < w.ktiles; kt += 2) {
+            step(std::integral_constant<int, 0>{}, kt);
+            step(std::integral_constant<int, 1>{}, kt + 1);
+        }
+        if (kt < w.ktiles) step(std::integral_constant<int, 0>{}, kt);
+        gemm::wgmma_wait<0>();
+        gemm::wgmma_hold(acc);
+        gemm::wgmma_hold(frag[0]);
+        gemm::wgmma_hold(frag[1]);
+        if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[retiring]));
+
+        float* const C = out.base + int64_t(w.slice) * out.slice_stride;
+        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
+#pragma unroll
+        for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
+            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        }
+    }
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                      gemm::SliceOutput out, Schedule s) {
+    extern __shared__ uint8_t smem_raw[];
+    // Offset from the array itself (not through an integer), so the compiler keeps these accesses in shared space.
+    Storage& st = *reinterpret_cast<Storage*>(
+        smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < kStages; ++i) {
+            gemm::mbarrier_init(gemm::smem_addr(&st.full[i]), 1);
+            gemm::mbarrier_init(gemm::smem_addr(&st.empty[i]), 4 * kConsumers);
+        }
+        gemm::mbarrier_init_fence();
+        gemm::prefetch_tensor_map(&a_map);
+        gemm::prefetch_tensor_map(&b_map);
+    }
+    __syncthreads();
+    if (warp < 4) {  // the producer warpgroup: one thread issues every copy, the other warps have no work
+        gemm::warpgroup_release_registers<kProducerRegisters>();
+        if (threadIdx.x == 0) producer(&a_map, &b_map, st, s);
+    } else {
+        gemm::warpgroup_claim_registers<kConsumerRegisters>();
+        consumer<kAligned>(st, s, out, warp / 4 - 1);
+    }
+}
+
+// op(X) of `rows` x `cols` as the copy engine takes it (row-major, K along the rows, rows 16-byte aligned): X
+// itself when it is stored so, else gathered into `workspace`. row_stride and column_stride step op(X)'s rows
+// and columns through X as stored.
+mm_status k_major(const float* X, int64_t ld, bool stored_so, int64_t rows, int64_t cols, int64_t row_stride,
+                  int64_t column_stride, DeviceBuffer& workspace, const float** out, int64_t* ld_out,
+                  cudaStream_t stream) {
+    if (stored_so && rows_aligned16(X, ld)) {
+        *out = X;
+        *ld_out = ld;
+        return MM_OK;
+    }
+    *ld_out = padded_ld(cols);
+    MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(*ld_out), "the K-major copy of an operand"));
+    MM_TRY(gemm::launch_gather(X, rows, cols, row_stride, column_stride, workspace.data(), *ld_out, stream));
+    *out = workspace.data();
+    return MM_OK;
+}
+
+template <bool kAligned>
+mm_status launch_kernel(const GemmArgs& g, const Schedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
+    constexpr auto kernel = &wgmma_tf32_kernel<kAligned>;
+    CUtensorMap a_map, b_map;
+    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
+    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(a_map, b_map, out, s);
+    return mm_check_launch("wgmma_tf32");
+}
+
+// The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.
+mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
+                        cudaStream_t stream) {
+    const Schedule s{g.M, g.N, int(tiles_of(g.K, kBK)), ktiles_per_split, int(tiles_of(g.M, kBM)),
+                     int(tiles_of(g.N, kBN))};
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int blocks = s.units() < sms ? s.units() : sms;
+    return with_alignment(rows_aligned16(out.base, out.ld), [&](auto aligned) {
+        return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
+    });
+}
+
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false>;
+
+}  // namespace
+
+// wgmma and the bulk tensor copies need a Hopper GPU and this file's sm_90a machine code.
+mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_of<kRowMajorKernel>(), "wgmma_tf32"); }
+
+mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
+    DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
+    GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
+    const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
+    MM_TRY(k_major(g.A, g.lda, a_n, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, a_rows, &k.A, &k.lda, stream));
+    // B always passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass
+    // would cost more than this one over global memory, and TF32 wgmma needs it K-major.
+    k.ldb = padded_ld(g.K);
+    MM_TRY(b_rows.allocate(sizeof(float) * size_t(g.N) * size_t(k.ldb), "the rounded K-major copy of B"));
+    MM_TRY(gemm::launch_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_rows.data(), k.ldb, stream, true));
+    k.B = b_rows.data();
+    k.op_a = MM_OP_N;
+    k.op_b = MM_OP_T;
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
+    return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream);
+}
