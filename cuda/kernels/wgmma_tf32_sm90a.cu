@@ -32,8 +32,8 @@
 // Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
 // one thread works, and two consumer warpgroups), one block per SM.
 //
-// What limits it: the pass over B before the kernel (its share falls as K x N shrinks against M x N x K), and
-// below one full wave of tiles (M x N under 132 tiles of 128 x 256) the SMs left idle.
+// What limits it: the pass over B before the kernel, which moves 2 x K x N x 4 bytes for 2 x M x N x K FLOP, so its
+// share grows as M shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md).
 #include "core/copy/bulk_tensor.cuh"
 #include "core/copy/cp_async.cuh"
 #include "core/copy/tensor_map.h"
@@ -203,24 +203,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
 }
 
-// op(X) of `rows` x `cols` as the copy engine takes it (row-major, K along the rows, rows 16-byte aligned): X
-// itself when it is stored so, else gathered into `workspace`. row_stride and column_stride step op(X)'s rows
-// and columns through X as stored.
-mm_status k_major(const float* X, int64_t ld, bool stored_so, int64_t rows, int64_t cols, int64_t row_stride,
-                  int64_t column_stride, DeviceBuffer& workspace, const float** out, int64_t* ld_out,
-                  cudaStream_t stream) {
-    if (stored_so && rows_aligned16(X, ld)) {
-        *out = X;
-        *ld_out = ld;
-        return MM_OK;
-    }
-    *ld_out = padded_ld(cols);
-    MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(*ld_out), "the K-major copy of an operand"));
-    MM_TRY(gemm::launch_gather(X, rows, cols, row_stride, column_stride, workspace.data(), *ld_out, stream));
-    *out = workspace.data();
-    return MM_OK;
-}
-
 template <bool kAligned>
 mm_status launch_kernel(const GemmArgs& g, const Schedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
     constexpr auto kernel = &wgmma_tf32_kernel<kAligned>;
@@ -254,13 +236,14 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
-    MM_TRY(k_major(g.A, g.lda, a_n, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, a_rows, &k.A, &k.lda, stream));
+    // A as stored when the copy engine takes it (its rounding happens in registers), else gathered K-major.
+    if (!a_n || !rows_aligned16(g.A, g.lda))
+        MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
+                                   "the K-major copy of A", &k.A, &k.lda, stream));
     // B always passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass
     // would cost more than this one over global memory, and TF32 wgmma needs it K-major.
-    k.ldb = padded_ld(g.K);
-    MM_TRY(b_rows.allocate(sizeof(float) * size_t(g.N) * size_t(k.ldb), "the rounded K-major copy of B"));
-    MM_TRY(gemm::launch_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_rows.data(), k.ldb, stream, true));
-    k.B = b_rows.data();
+    MM_TRY(gemm::gathered_copy(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, true, b_rows,
+                               "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
     int sms = 0;

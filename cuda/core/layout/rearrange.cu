@@ -69,14 +69,20 @@ mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t ro
     return mm_check_launch("rearranging an operand");
 }
 
-mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
-                          const char* what, const float** out, int64_t* ld_out, cudaStream_t stream) {
+mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
+                        bool round_to_tf32, DeviceBuffer& workspace, const char* what, const float** out,
+                        int64_t* ld_out, cudaStream_t stream) {
     const int64_t ld_copy = padded_ld(cols);
     MM_TRY(workspace.allocate(sizeof(float) * size_t(rows) * size_t(ld_copy), what));
-    MM_TRY(launch_gather(X, rows, cols, 1, ld, workspace.data(), ld_copy, stream));
+    MM_TRY(launch_gather(src, rows, cols, row_stride, column_stride, workspace.data(), ld_copy, stream, round_to_tf32));
     *out = workspace.data();
     *ld_out = ld_copy;
     return MM_OK;
+}
+
+mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
+                          const char* what, const float** out, int64_t* ld_out, cudaStream_t stream) {
+    return gathered_copy(X, rows, cols, 1, ld, false, workspace, what, out, ld_out, stream);
 }
 
 mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta, float* C, int64_t ldc, int64_t rows,

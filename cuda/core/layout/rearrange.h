@@ -13,6 +13,12 @@ namespace gemm {
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                         float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32 = false);
 
+// launch_gather's rows x cols result in `workspace` (allocated on `stream`, rows padded to 4 floats: padded_ld);
+// *out and *ld_out describe the copy.
+mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
+                        bool round_to_tf32, DeviceBuffer& workspace, const char* what, const float** out,
+                        int64_t* ld_out, cudaStream_t stream);
+
 // op(X) = the transpose of X (stored cols x rows, leading dimension ld) as a row-major rows x cols copy in
 // `workspace` (allocated on `stream`, rows padded to 4 floats: padded_ld), for a kernel that cannot read X
 // transposed; *out and *ld_out describe the copy.

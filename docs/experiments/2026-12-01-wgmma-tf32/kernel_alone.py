@@ -1,5 +1,6 @@
-"""wgmma_tf32 against cuBLAS TF32 at three cubes, for the diagnostic build of diagnostic-prepass-switches.patch
-(MM_BAND, MM_SKIP_PREPASS). MATMUL_OPT_LIBRARY=that build python3 kernel_alone.py"""
+"""wgmma_tf32 against cuBLAS TF32 at three cubes: MATMUL_OPT_LIBRARY=a build python3 kernel_alone.py. Each line
+starts with MM_BAND and MM_SKIP_PREPASS, the switches of the diagnostic build of diagnostic-prepass-switches.patch
+(None with the library itself, which reads neither)."""
 import sys, os
 sys.path.insert(0, ".")
 import matmul_opt
