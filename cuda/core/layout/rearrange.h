@@ -13,6 +13,18 @@ namespace gemm {
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                         float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32 = false);
 
+// The same gather writing each value's TF32 split (core/mma/tf32_mma_sync.cuh, split_tf32): its big part to `big`,
+// its small part to `small`, both rows x cols with leading dimension ld_dst.
+mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
+                                   int64_t column_stride, float* big, float* small, int64_t ld_dst, cudaStream_t stream);
+
+// op(X) of rows x cols as a bulk tensor copy takes it (row-major, K along the rows, rows 16-byte aligned): X itself
+// when stored_so and its rows are aligned, else gathered into `workspace` (allocated on `stream`, rows padded to 4
+// floats). row_stride and column_stride step op(X)'s rows and columns through X as stored.
+mm_status k_major_operand(const float* X, int64_t ld, bool stored_so, int64_t rows, int64_t cols, int64_t row_stride,
+                          int64_t column_stride, DeviceBuffer& workspace, const float** out, int64_t* ld_out,
+                          cudaStream_t stream);
+
 // op(X) = the transpose of X (stored cols x rows, leading dimension ld) as a row-major rows x cols copy in
 // `workspace` (allocated on `stream`, rows padded to 4 floats: padded_ld), for a kernel that cannot read X
 // transposed; *out and *ld_out describe the copy.
