@@ -21,7 +21,10 @@
 //
 // Where the split loses accuracy: an |x| within half a TF32 step of the fp32 maximum rounds up to big = Inf
 // (small is 0 there), and an |x| near the fp32 underflow threshold has a small part below the smallest subnormal,
-// lost, so such an x counts as big alone (TF32 accuracy). Inf and NaN pass through big.
+// lost, so such an x counts as big alone (TF32 accuracy). Inf does not survive the split (Inf * b becomes
+// Inf * big(b) + Inf * small(b), whose signs may differ): the rows of A and columns of B that hold an Inf or NaN are
+// flagged (A's by the consumers as they load it, B's by the gather) and their rows and columns of C recomputed in
+// plain fp32 afterwards (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy.
 //
 // Tile: 128 x 128 x 32, 4 stages of 48 KiB (A, B big, B small, 16 KiB each), 256 threads (two consumer
 // warpgroups; thread 0 also issues the copies), one block per SM, promotion every kPromoteKTiles = 2 K tiles (64 K).
@@ -36,6 +39,7 @@
 #include "core/device.h"
 #include "core/device_buffer.h"
 #include "core/epilogue/direct_store.cuh"
+#include "core/epilogue/nonfinite_fixup.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
@@ -108,7 +112,7 @@ class Loader {
 
 template <bool kAligned>
 __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s,
-                                         gemm::SliceOutput out, int consumer_index) {
+                                         gemm::SliceOutput out, int* a_row_flags, int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
@@ -121,6 +125,8 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
     uint32_t big[2][kSteps][4], small[2][kSteps][4];
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
         const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
+        // The rows of A this lane's fragment registers hold (rows past M are zero-filled, so never flagged).
+        const int fragment_row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
 #pragma unroll
         for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
         int retiring = -1;  // the stage whose MMAs the next wait retires
@@ -141,17 +147,22 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
             constexpr int kSet = decltype(set)::value;
             gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
             const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
+            bool nonfinite[2] = {false, false};  // in this lane's rows g and g + 8 (fragment registers 0, 2 and 1, 3)
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8) {
                 uint32_t raw[4];
                 gemm::ldmatrix_a_fp32(raw, a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
 #pragma unroll
                 for (int i = 0; i < 4; ++i) {
-                    const gemm::Tf32Split parts = gemm::split_tf32(__uint_as_float(raw[i]));
+                    const float x = __uint_as_float(raw[i]);
+                    nonfinite[i % 2] |= !isfinite(x);
+                    const gemm::Tf32Split parts = gemm::split_tf32(x);
                     big[kSet][k8][i] = parts.big;
                     small[kSet][k8][i] = parts.small;
                 }
             }
+            if (nonfinite[0]) a_row_flags[fragment_row] = 1;
+            if (nonfinite[1]) a_row_flags[fragment_row + 8] = 1;
             const uint32_t b_big = gemm::smem_addr(st.b_big[r.stage]), b_small = gemm::smem_addr(st.b_small[r.stage]);
             gemm::wgmma_hold(acc);
             gemm::wgmma_fence();
@@ -210,7 +221,8 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
 
 template <bool kAligned>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s) {
+    wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s,
+                        int* a_row_flags) {
     extern __shared__ uint8_t smem_raw[];
     Storage& st = *reinterpret_cast<Storage*>(
         smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
@@ -225,12 +237,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         gemm::prefetch_tensor_map(&maps.b_small);
     }
     __syncthreads();
-    consumer<kAligned>(&maps, st, s, out, int(threadIdx.x) / 128);
+    consumer<kAligned>(&maps, st, s, out, a_row_flags, int(threadIdx.x) / 128);
 }
 
 template <bool kAligned>
-mm_status launch_kernel(const GemmArgs& g, const float* b_small, const gemm::PersistentSchedule& s, int blocks,
-                        gemm::SliceOutput out, cudaStream_t stream) {
+mm_status launch_kernel(const GemmArgs& g, const float* b_small, int* a_row_flags, const gemm::PersistentSchedule& s,
+                        int blocks, gemm::SliceOutput out, cudaStream_t stream) {
     constexpr auto kernel = &wgmma_3xtf32_kernel<kAligned>;
     Maps maps;
     MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &maps.a,
@@ -239,17 +251,21 @@ mm_status launch_kernel(const GemmArgs& g, const float* b_small, const gemm::Per
     small.B = b_small;
     CUtensorMap unused_a;
     MM_TRY(gemm::encode_operand_maps(small, kBM, kBN, kBK, &unused_a, &maps.b_small));
-    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, s);
+    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, s, a_row_flags);
     return mm_check_launch("wgmma_3xtf32");
 }
 
-// The kernel over K slices (a gemm::SliceLauncher): g.B is B's big part, N x K, and its small part follows it in the
-// same allocation.
+// The kernel over K slices (a gemm::SliceLauncher): g.B is B's big part, N x K, its small part follows it in the
+// same allocation, and the flags of A's rows (M ints) follow that.
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
     return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<decltype(aligned)::value>(g, g.B + int64_t(g.N) * g.ldb, s, blocks, out, stream);
+                                       const float* const b_small = g.B + int64_t(g.N) * g.ldb;
+                                       int* const a_row_flags = const_cast<int*>(
+                                           reinterpret_cast<const int*>(b_small + int64_t(g.N) * g.ldb));
+                                       return launch_kernel<decltype(aligned)::value>(g, b_small, a_row_flags, s,
+                                                                                      blocks, out, stream);
                                    });
 }
 
@@ -267,16 +283,22 @@ mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     MM_TRY(gemm::k_major_operand(g.A, g.lda, a_n, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, a_rows, &k.A, &k.lda,
                                  stream));
+    // One allocation: B big, B small (N x K each), then the non-finite flags of A's rows (M) and of B's columns (N).
     k.ldb = padded_ld(g.K);
-    const size_t part = size_t(g.N) * size_t(k.ldb);
-    MM_TRY(b_parts.allocate(2 * sizeof(float) * part, "the split K-major copies of B"));
-    MM_TRY(gemm::launch_tf32_split_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_parts.data(),
-                                          b_parts.data() + part, k.ldb, stream));
-    k.B = b_parts.data();
+    const size_t part = size_t(g.N) * size_t(k.ldb), flags = size_t(g.M) + size_t(g.N);
+    MM_TRY(b_parts.allocate(2 * sizeof(float) * part + sizeof(int) * flags, "the split K-major copies of B"));
+    float* const big = b_parts.data();
+    int* const a_row_flags = reinterpret_cast<int*>(big + 2 * part);
+    int* const b_column_flags = a_row_flags + g.M;
+    MM_TRY(mm_check_cuda(cudaMemsetAsync(a_row_flags, 0, sizeof(int) * flags, stream), "cudaMemsetAsync"));
+    MM_TRY(gemm::launch_tf32_split_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, big, big + part,
+                                          b_column_flags, k.ldb, stream));
+    k.B = big;
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    return gemm::run_split_k(k, gemm::choose_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream);
+    MM_TRY(gemm::run_split_k(k, gemm::choose_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream));
+    return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);
 }

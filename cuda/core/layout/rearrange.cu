@@ -22,7 +22,8 @@ enum class Values { kExact, kTf32, kTf32Split };
 template <Values kValues>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     gather_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
-                  bool read_by_column, float* __restrict__ dst, float* __restrict__ dst2, int64_t ld_dst) {
+                  bool read_by_column, float* __restrict__ dst, float* __restrict__ dst2, int* __restrict__ row_flags,
+                  int64_t ld_dst) {
     __shared__ float tile[kTile][kTile + 1];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
@@ -45,6 +46,7 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
                 const Tf32Split parts = split_tf32(x);
                 dst[r * ld_dst + c] = __uint_as_float(parts.big);
                 dst2[r * ld_dst + c] = __uint_as_float(parts.small);
+                if (!isfinite(x)) row_flags[r] = 1;
             } else {
                 dst[r * ld_dst + c] = kValues == Values::kTf32 ? __uint_as_float(to_tf32(x)) : x;
             }
@@ -68,12 +70,12 @@ __global__ void __launch_bounds__(kScaleThreads)
 
 template <Values kValues>
 mm_status launch_gather_of(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
-                           float* dst, float* dst2, int64_t ld_dst, cudaStream_t stream) {
+                           float* dst, float* dst2, int* row_flags, int64_t ld_dst, cudaStream_t stream) {
     if (rows == 0 || cols == 0) return MM_OK;
     const bool read_by_column = row_stride == 1 && column_stride != 1;
     const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
     gather_kernel<kValues><<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
-        src, rows, cols, row_stride, column_stride, read_by_column, dst, dst2, ld_dst);
+        src, rows, cols, row_stride, column_stride, read_by_column, dst, dst2, row_flags, ld_dst);
     return mm_check_launch("rearranging an operand");
 }
 
@@ -82,14 +84,16 @@ mm_status launch_gather_of(const float* src, int64_t rows, int64_t cols, int64_t
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                         float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32) {
     return round_to_tf32 ? launch_gather_of<Values::kTf32>(src, rows, cols, row_stride, column_stride, dst, nullptr,
-                                                           ld_dst, stream)
+                                                           nullptr, ld_dst, stream)
                          : launch_gather_of<Values::kExact>(src, rows, cols, row_stride, column_stride, dst, nullptr,
-                                                            ld_dst, stream);
+                                                            nullptr, ld_dst, stream);
 }
 
 mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
-                                   int64_t column_stride, float* big, float* small, int64_t ld_dst, cudaStream_t stream) {
-    return launch_gather_of<Values::kTf32Split>(src, rows, cols, row_stride, column_stride, big, small, ld_dst, stream);
+                                   int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
+                                   cudaStream_t stream) {
+    return launch_gather_of<Values::kTf32Split>(src, rows, cols, row_stride, column_stride, big, small, row_flags,
+                                                ld_dst, stream);
 }
 
 mm_status k_major_operand(const float* X, int64_t ld, bool stored_so, int64_t rows, int64_t cols, int64_t row_stride,

@@ -14,9 +14,11 @@ mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t ro
                         float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32 = false);
 
 // The same gather writing each value's TF32 split (core/mma/tf32_mma_sync.cuh, split_tf32): its big part to `big`,
-// its small part to `small`, both rows x cols with leading dimension ld_dst.
+// its small part to `small`, both rows x cols with leading dimension ld_dst; row_flags[r] is set to 1 for every
+// row r holding an Inf or NaN (and left as it was otherwise).
 mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
-                                   int64_t column_stride, float* big, float* small, int64_t ld_dst, cudaStream_t stream);
+                                   int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
+                                   cudaStream_t stream);
 
 // op(X) of rows x cols as a bulk tensor copy takes it (row-major, K along the rows, rows 16-byte aligned): X itself
 // when stored_so and its rows are aligned, else gathered into `workspace` (allocated on `stream`, rows padded to 4
