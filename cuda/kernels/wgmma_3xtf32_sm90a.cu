@@ -12,9 +12,10 @@
 //
 // Changes vs wgmma_tf32: three MMAs per step instead of one; A split instead of rounded; B split into two copies
 // instead of rounded into one; the promoted fp32 total; 128 x 128 tiles (the accumulators, the total and two sets
-// of big and small A fragments do not fit a 64 x 256 warpgroup tile); no producer warpgroup: ptxas caps every
-// thread of a 384-thread block at 168 registers whatever setmaxnreg later gives, and a consumer needs about 200
-// (64 accumulators, 64 for the total, 64 for the fragments), so the block is the two consumer warpgroups alone
+// of big and small A fragments do not fit a 64 x 256 warpgroup tile); no producer warpgroup: ptxas compiles every
+// thread to the block's register cap at entry whatever setmaxnreg later gives (168 for 288 or 384 threads: a
+// 288-thread build spilled), and a consumer needs about 230 (64 accumulators, 64 for the total, 64 for the
+// fragments, the flags and addresses), so the block is the two consumer warpgroups alone
 // (cap 255) and their first thread issues the copies, refilling the stages both warpgroups gave back at the end
 // of each promotion chunk;
 // no K slices for accuracy (promotion bounds the chains).
