@@ -8,6 +8,9 @@ import numpy as np
 
 _FLOAT32_EPS = float(np.finfo(np.float32).eps)
 
+# The arithmetic classes of the registry (cuda/matmul.h, mm_arithmetic), in the order of their C values.
+ARITHMETICS = ("fp32", "tf32", "fp32_tensor")
+
 
 def tolerance(arithmetic: str, K: int) -> float:
     """Bound on relative_error, ||C - C_ref||_F over the norm of the root-sum-square of each element's products
@@ -16,8 +19,10 @@ def tolerance(arithmetic: str, K: int) -> float:
     fp32: rounding errors of a K-term sum grow like sqrt(K) * eps for random signs; 4 * eps * sqrt(K) leaves a
     wide margin over what correct kernels show (about 1e-6 at K = 1024) yet is 100x below the error of a single
     wrong element in a 64x64 result. tf32 rounds each input to a 10-bit mantissa (relative error 2^-11), so the
-    bound is 1e-2 whatever K is.
+    bound is 1e-2 whatever K is. fp32_tensor kernels promise fp32 accuracy and are held to the fp32 bound.
     """
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"unknown arithmetic {arithmetic!r}: expected one of {', '.join(ARITHMETICS)}")
     if arithmetic == "tf32":
         return 1e-2
     return 4 * _FLOAT32_EPS * math.sqrt(max(K, 1)) + 1e-6

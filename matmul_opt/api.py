@@ -10,14 +10,16 @@ import numpy as np
 from . import device_arrays, pinned
 from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
 from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
-from .accuracy import tolerance  # noqa: F401  (part of the API: matmul_opt.tolerance)
+from .accuracy import ARITHMETICS, tolerance  # noqa: F401  (tolerance is part of the API: matmul_opt.tolerance)
 
 
 @dataclass(frozen=True)
 class KernelInfo:
     name: str
     description: str
-    arithmetic: str  # "fp32" (IEEE fp32 FMAs) or "tf32" (inputs rounded to tf32 on tensor cores)
+    # "fp32" (IEEE fp32 FMAs), "tf32" (inputs rounded to tf32 on tensor cores) or "fp32_tensor" (fp32 accuracy on
+    # tensor cores, operands split into tf32 parts)
+    arithmetic: str
     # The op combinations, op_a then op_b ("NN", "NT", "TN", "TT"), the kernel takes itself (mm_kernel_native_ops);
     # for any other an op = T operand (a transposed view) is rearranged on the GPU first.
     native_ops: tuple[str, ...]
@@ -75,7 +77,7 @@ def _registry() -> tuple[KernelInfo, ...]:
         check(lib.mm_kernel_arithmetic(index, ctypes.byref(arithmetic)))
         check(lib.mm_kernel_native_ops(index, ctypes.byref(native)))
         ops = tuple(ops for bit, ops in enumerate(_OP_COMBINATIONS) if native.value >> bit & 1)
-        infos.append(KernelInfo(name.value.decode(), description.value.decode(), ("fp32", "tf32")[arithmetic.value], ops))
+        infos.append(KernelInfo(name.value.decode(), description.value.decode(), ARITHMETICS[arithmetic.value], ops))
     return tuple(infos)
 
 

@@ -33,7 +33,7 @@ def test_registry_lists_the_seed_rungs_and_baselines_once_each():
     assert len(names) == len(set(names))
     for info in infos:
         assert info.description.strip(), info.name
-        assert info.arithmetic in ("fp32", "tf32")
+        assert info.arithmetic in ("fp32", "tf32", "fp32_tensor")
     assert {i.name: i.arithmetic for i in infos}["cublas_tf32"] == "tf32"
 
 
@@ -267,6 +267,13 @@ def test_missing_library_import_works_and_the_error_says_how_to_build():
 def test_tolerance_grows_with_k_and_is_loose_for_tf32():
     assert matmul_opt.tolerance("fp32", 1) < matmul_opt.tolerance("fp32", 4096) < 1e-4
     assert matmul_opt.tolerance("tf32", 1024) > matmul_opt.tolerance("fp32", 1024)
+
+
+def test_fp32_tensor_kernels_are_held_to_the_fp32_tolerance_and_unknown_arithmetic_is_refused():
+    for K in (1, 256, 65536):
+        assert matmul_opt.tolerance("fp32_tensor", K) == matmul_opt.tolerance("fp32", K)
+    with pytest.raises(ValueError, match="unknown arithmetic 'fp16'"):
+        matmul_opt.tolerance("fp16", 64)
 
 
 def test_report_shape_parser():

@@ -12,7 +12,8 @@ import pytest
 from matmul_opt._library import library_path
 
 # (kernel function name fragment, the instruction its SASS must hold)
-TENSOR_CORE_KERNELS = [("mma_tf32_kernel", "HMMA.1688.F32.TF32"), ("wgmma_tf32_kernel", "HGMMA.64x256x8.F32.TF32")]
+TENSOR_CORE_KERNELS = [("mma_tf32_kernel", "HMMA.1688.F32.TF32"), ("wgmma_tf32_kernel", "HGMMA.64x256x8.F32.TF32"),
+                      ("wgmma_3xtf32_kernel", "HGMMA.64x128x8.F32.TF32")]
 
 
 def cuobjdump() -> str | None:

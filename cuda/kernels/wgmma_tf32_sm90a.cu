@@ -43,7 +43,7 @@
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
-#include "core/schedule/raster.cuh"
+#include "core/schedule/persistent_tiles.cuh"
 #include "core/schedule/split_k.h"
 
 #include <type_traits>
@@ -73,41 +73,13 @@ struct Storage {
 constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
-// A position in the ring: the stage and the parity of its barriers' current phase. Both roles walk the same
-// sequence of K tiles, so positions agree without communication.
-struct RingPosition {
-    int stage = 0;
-    uint32_t phase = 0;
-    __device__ void advance() {
-        if (++stage == kStages) {
-            stage = 0;
-            phase ^= 1;
-        }
-    }
-};
-
-// The products a block takes: unit u of tiles x splits is tile u % tiles of slice u / tiles.
-struct Schedule {
-    int M, N, ktiles, ktiles_per_split, tiles_m, tiles_n;
-    __host__ __device__ int units() const { return tiles_m * tiles_n * splits(); }
-    __host__ __device__ int splits() const { return (ktiles - 1) / ktiles_per_split + 1; }
-};
-struct Unit {
-    int m0, n0, slice, kt0, ktiles;
-};
-__device__ __forceinline__ Unit unit_at(const Schedule& s, int u) {
-    const int tiles = s.tiles_m * s.tiles_n, slice = u / tiles;
-    int bm = 0, bn = 0;
-    gemm::tile_coords(u % tiles, s.tiles_m, s.tiles_n, gemm::kRasterBandRows, bm, bn);
-    const int kt0 = slice * s.ktiles_per_split, kt1 = min(s.ktiles, kt0 + s.ktiles_per_split);
-    return Unit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
-}
+using Ring = gemm::RingPosition<kStages>;
 
 __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, Storage& st,
-                                         const Schedule& s) {
-    RingPosition r;
+                                         const gemm::PersistentSchedule& s) {
+    Ring r;
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const Unit w = unit_at(s, u);
+        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
         for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
             gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);  // the first pass finds it free
             const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
@@ -119,16 +91,16 @@ __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtenso
 }
 
 template <bool kAligned>
-__device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::SliceOutput out, int consumer_index) {
+__device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out, int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
     const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
-    RingPosition r;
+    Ring r;
     float acc[gemm::kWgmmaAccumulators];
     uint32_t frag[2][kSteps][4];
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const Unit w = unit_at(s, u);
+        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
         int retiring = -1;  // the stage whose MMAs the next wait retires
         // One K tile: its A fragments into register set kSet, rounded to TF32, and its MMAs issued; then the
         // previous tile's MMAs retired and their stage given back.
@@ -178,7 +150,7 @@ __device__ __forceinline__ void consumer(Storage& st, const Schedule& s, gemm::S
 template <bool kAligned>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      gemm::SliceOutput out, Schedule s) {
+                      gemm::SliceOutput out, gemm::PersistentSchedule s) {
     extern __shared__ uint8_t smem_raw[];
     // Offset from the array itself (not through an integer), so the compiler keeps these accesses in shared space.
     Storage& st = *reinterpret_cast<Storage*>(
@@ -204,7 +176,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 template <bool kAligned>
-mm_status launch_kernel(const GemmArgs& g, const Schedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
+mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
     constexpr auto kernel = &wgmma_tf32_kernel<kAligned>;
     CUtensorMap a_map, b_map;
     MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
@@ -215,14 +187,10 @@ mm_status launch_kernel(const GemmArgs& g, const Schedule& s, int blocks, gemm::
 // The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
-    const Schedule s{g.M, g.N, int(tiles_of(g.K, kBK)), ktiles_per_split, int(tiles_of(g.M, kBM)),
-                     int(tiles_of(g.N, kBN))};
-    int sms = 0;
-    MM_TRY(gemm::sm_count(&sms));
-    const int blocks = s.units() < sms ? s.units() : sms;
-    return with_alignment(rows_aligned16(out.base, out.ld), [&](auto aligned) {
-        return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
-    });
+    return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
+                                   [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
+                                       return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
+                                   });
 }
 
 constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false>;
@@ -235,11 +203,8 @@ mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_o
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
-    const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
-    // A as stored when the copy engine takes it (its rounding happens in registers), else gathered K-major.
-    if (!a_n || !rows_aligned16(g.A, g.lda))
-        MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
-                                   "the K-major copy of A", &k.A, &k.lda, stream));
+    const bool b_t = g.op_b == MM_OP_T;
+    MM_TRY(gemm::k_major_a(g, a_rows, &k, stream));  // its rounding happens in registers
     // B always passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass
     // would cost more than this one over global memory, and TF32 wgmma needs it K-major.
     MM_TRY(gemm::gathered_copy(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, true, b_rows,

@@ -15,12 +15,15 @@ namespace {
 // needs to come near copy bandwidth.
 constexpr int kTile = 64, kRowsPerPass = 4;
 
-// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid. kRound
-// rounds every value to TF32 on the way (cvt.rna).
-template <bool kRound>
+// What a gather writes of each value: the value, its TF32 rounding, or its TF32 split (big to dst, small to dst2).
+enum class Values { kExact, kTf32, kTf32Split };
+
+// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid.
+template <Values kValues>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     gather_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
-                  bool read_by_column, float* __restrict__ dst, int64_t ld_dst) {
+                  bool read_by_column, float* __restrict__ dst, float* __restrict__ dst2, int* __restrict__ row_flags,
+                  int64_t ld_dst) {
     __shared__ float tile[kTile][kTile + 1];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
@@ -37,7 +40,16 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
 #pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             const int64_t r = r0 + i, c = c0 + tx;
-            if (r < rows && c < cols) dst[r * ld_dst + c] = kRound ? __uint_as_float(to_tf32(tile[i][tx])) : tile[i][tx];
+            if (r >= rows || c >= cols) continue;
+            const float x = tile[i][tx];
+            if constexpr (kValues == Values::kTf32Split) {
+                const Tf32Split parts = split_tf32(x);
+                dst[r * ld_dst + c] = __uint_as_float(parts.big);
+                dst2[r * ld_dst + c] = __uint_as_float(parts.small);
+                if (!isfinite(x)) row_flags[r] = 1;
+            } else {
+                dst[r * ld_dst + c] = kValues == Values::kTf32 ? __uint_as_float(to_tf32(x)) : x;
+            }
         }
         __syncthreads();  // the tile is free for the next one
     }
@@ -56,17 +68,32 @@ __global__ void __launch_bounds__(kScaleThreads)
     }
 }
 
+template <Values kValues>
+mm_status launch_gather_of(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
+                           float* dst, float* dst2, int* row_flags, int64_t ld_dst, cudaStream_t stream) {
+    if (rows == 0 || cols == 0) return MM_OK;
+    const bool read_by_column = row_stride == 1 && column_stride != 1;
+    const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
+    gather_kernel<kValues><<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
+        src, rows, cols, row_stride, column_stride, read_by_column, dst, dst2, row_flags, ld_dst);
+    return mm_check_launch("rearranging an operand");
+}
+
 }  // namespace
 
 mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                         float* dst, int64_t ld_dst, cudaStream_t stream, bool round_to_tf32) {
-    if (rows == 0 || cols == 0) return MM_OK;
-    const bool read_by_column = row_stride == 1 && column_stride != 1;
-    const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
-    const auto kernel = round_to_tf32 ? &gather_kernel<true> : &gather_kernel<false>;
-    kernel<<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
-        src, rows, cols, row_stride, column_stride, read_by_column, dst, ld_dst);
-    return mm_check_launch("rearranging an operand");
+    return round_to_tf32 ? launch_gather_of<Values::kTf32>(src, rows, cols, row_stride, column_stride, dst, nullptr,
+                                                           nullptr, ld_dst, stream)
+                         : launch_gather_of<Values::kExact>(src, rows, cols, row_stride, column_stride, dst, nullptr,
+                                                            nullptr, ld_dst, stream);
+}
+
+mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
+                                   int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
+                                   cudaStream_t stream) {
+    return launch_gather_of<Values::kTf32Split>(src, rows, cols, row_stride, column_stride, big, small, row_flags,
+                                                ld_dst, stream);
 }
 
 mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
@@ -78,6 +105,13 @@ mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t ro
     *out = workspace.data();
     *ld_out = ld_copy;
     return MM_OK;
+}
+
+mm_status k_major_a(const GemmArgs& g, DeviceBuffer& workspace, GemmArgs* k, cudaStream_t stream) {
+    const bool a_n = g.op_a == MM_OP_N;
+    if (a_n && rows_aligned16(g.A, g.lda)) return MM_OK;
+    return gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, workspace, "the K-major copy of A",
+                         &k->A, &k->lda, stream);
 }
 
 mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,

@@ -19,6 +19,17 @@ mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t ro
                         bool round_to_tf32, DeviceBuffer& workspace, const char* what, const float** out,
                         int64_t* ld_out, cudaStream_t stream);
 
+// op(A) of g (M x K) as a bulk tensor copy takes it (row-major, K along the rows, rows 16-byte aligned) in k->A and
+// k->lda: A itself when stored so, else gathered into `workspace` (allocated on `stream`).
+mm_status k_major_a(const GemmArgs& g, DeviceBuffer& workspace, GemmArgs* k, cudaStream_t stream);
+
+// The same gather writing each value's TF32 split (core/mma/tf32_mma_sync.cuh, split_tf32): its big part to `big`,
+// its small part to `small`, both rows x cols with leading dimension ld_dst; row_flags[r] is set to 1 for every
+// row r holding an Inf or NaN (and left as it was otherwise).
+mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
+                                   int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
+                                   cudaStream_t stream);
+
 // op(X) = the transpose of X (stored cols x rows, leading dimension ld) as a row-major rows x cols copy in
 // `workspace` (allocated on `stream`, rows padded to 4 floats: padded_ld), for a kernel that cannot read X
 // transposed; *out and *ld_out describe the copy.

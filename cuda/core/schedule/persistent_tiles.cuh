@@ -1,0 +1,76 @@
+// The work of a persistent grid (device and host): output tiles of kBM x kBN over K slices, each block walking
+// the work units from blockIdx.x in steps of gridDim.x, and the position of a role in an mbarrier ring.
+//
+// Unit u of tiles x splits is tile u % tiles (rasterised, schedule/raster.cuh) of K slice u / tiles. Every role of
+// a warp-specialised block (the producer, the consumers) walks the same units and the same K tiles in the same
+// order, so their ring positions agree without communication.
+#pragma once
+
+#include <cstdint>
+
+#include "core/config.h"
+#include "core/device.h"
+#include "core/problem.h"
+#include "core/schedule/raster.cuh"
+#include "core/schedule/split_k.h"
+
+namespace gemm {
+
+struct PersistentSchedule {
+    int M, N, ktiles, ktiles_per_split, tiles_m, tiles_n;
+    __host__ __device__ int splits() const { return (ktiles - 1) / ktiles_per_split + 1; }
+    __host__ __device__ int units() const { return tiles_m * tiles_n * splits(); }
+};
+
+// The schedule of g in tiles of bm x bn x bk, K cut into slices of ktiles_per_split K tiles.
+inline PersistentSchedule persistent_schedule(const GemmArgs& g, int bm, int bn, int bk, int ktiles_per_split) {
+    return PersistentSchedule{g.M, g.N, int(tiles_of(g.K, bk)), ktiles_per_split, int(tiles_of(g.M, bm)),
+                              int(tiles_of(g.N, bn))};
+}
+
+// The grid of a persistent launch: one block per SM, or one per unit where there are fewer.
+inline mm_status persistent_blocks(const PersistentSchedule& s, int* blocks) {
+    int sms = 0;
+    MM_TRY(sm_count(&sms));
+    *blocks = s.units() < sms ? s.units() : sms;
+    return MM_OK;
+}
+
+// A persistent launch over g's K slices of ktiles_per_split K tiles, tiles bm x bn x bk: calls
+// launch(aligned, schedule, blocks) with aligned a std::bool_constant (whether out's rows take float4 stores).
+template <class Launch>
+mm_status launch_persistent(const GemmArgs& g, BlockShape tile, int ktiles_per_split, SliceOutput out,
+                            Launch&& launch) {
+    const PersistentSchedule s = persistent_schedule(g, tile.m, tile.n, tile.k, ktiles_per_split);
+    int blocks = 0;
+    MM_TRY(persistent_blocks(s, &blocks));
+    return with_alignment(rows_aligned16(out.base, out.ld), [&](auto aligned) { return launch(aligned, s, blocks); });
+}
+
+struct TileUnit {
+    int m0, n0, slice, kt0, ktiles;  // the tile's origin in C, its K slice, and that slice's K tiles
+};
+
+template <int kBM, int kBN>
+__device__ __forceinline__ TileUnit unit_at(const PersistentSchedule& s, int u) {
+    const int tiles = s.tiles_m * s.tiles_n, slice = u / tiles;
+    int bm = 0, bn = 0;
+    tile_coords(u % tiles, s.tiles_m, s.tiles_n, kRasterBandRows, bm, bn);
+    const int kt0 = slice * s.ktiles_per_split, kt1 = min(s.ktiles, kt0 + s.ktiles_per_split);
+    return TileUnit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
+}
+
+// A position in a ring of kStages: the stage and the parity of its barriers' current phase.
+template <int kStages>
+struct RingPosition {
+    int stage = 0;
+    uint32_t phase = 0;
+    __device__ void advance() {
+        if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1;
+        }
+    }
+};
+
+}  // namespace gemm
