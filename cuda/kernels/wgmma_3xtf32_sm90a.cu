@@ -51,9 +51,9 @@
 namespace {
 
 constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 4;
-constexpr int kPromoteKTiles = 2;  // K tiles per promotion chunk (64 K); any count >= 1
+constexpr int kPromoteKTiles = 1;  // K tiles per promotion chunk (32 K); any count >= 1
 constexpr int kConsumers = 2;  // warpgroups, 64 rows each
-constexpr int kThreads = 128 * kConsumers;
+constexpr int kThreads = 128 * kConsumers + 32;  // and one producer warp
 constexpr int kAccumulators = kBN / 2;
 constexpr int kTileBytes = 128 * kBK * int(sizeof(float));  // A, B big and B small: 128 rows of one K tile each
 constexpr int kSwizzleAtomBytes = 1024;
@@ -77,50 +77,32 @@ struct Maps {
     CUtensorMap a, b_big, b_small;
 };
 
-// The copies of the block's K tiles, in the order the consumers read them: issue() brings the next one into its
-// stage once the consumers gave that stage back (the first pass finds every stage free).
-class Loader {
-  public:
-    __device__ Loader(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s)
-        : maps_(maps), st_(st), s_(s), u_(blockIdx.x) {
-        if (u_ < s_.units()) w_ = gemm::unit_at<kBM, kBN>(s_, u_);
-    }
-    __device__ void issue() {
-        if (u_ >= s_.units()) return;
-        gemm::mbarrier_wait(gemm::smem_addr(&st_.empty[r_.stage]), r_.phase ^ 1);
-        const uint32_t full = gemm::smem_addr(&st_.full[r_.stage]);
-        const int kt = w_.kt0 + kt_;
-        gemm::mbarrier_arrive_expect_tx(full, 3 * kTileBytes);
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(st_.a[r_.stage]), &maps_->a, full, kt * kBK, w_.m0);
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(st_.b_big[r_.stage]), &maps_->b_big, full, kt * kBK, w_.n0);
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(st_.b_small[r_.stage]), &maps_->b_small, full, kt * kBK, w_.n0);
-        r_.advance();
-        if (++kt_ == w_.ktiles) {
-            kt_ = 0;
-            u_ += gridDim.x;
-            if (u_ < s_.units()) w_ = gemm::unit_at<kBM, kBN>(s_, u_);
+// The producer warp's one working thread: every K tile of the block's units into the ring, in the order the
+// consumers read them, each stage once the consumers gave it back (the first pass finds every stage free).
+__device__ __forceinline__ void producer(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s) {
+    Ring r;
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
+        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
+            gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);
+            const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
+            gemm::mbarrier_arrive_expect_tx(full, 3 * kTileBytes);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), &maps->a, full, kt * kBK, w.m0);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b_big[r.stage]), &maps->b_big, full, kt * kBK, w.n0);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b_small[r.stage]), &maps->b_small, full, kt * kBK, w.n0);
         }
     }
-
-  private:
-    const Maps* maps_;
-    Storage& st_;
-    const gemm::PersistentSchedule& s_;
-    int u_, kt_ = 0;
-    gemm::TileUnit w_{};
-    Ring r_;
-};
+}
 
 template <bool kAligned>
-__device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s,
-                                         gemm::SliceOutput out, int* a_row_flags, int consumer_index) {
+__device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
+                                         int* a_row_flags, int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
+    // K tiles per pass of the unrolled loop: whole promotion chunks, and an even count, so that every tile's
+    // fragment register set (tile i of a unit uses set i % 2) is known at compile time.
+    constexpr int kUnroll = kPromoteKTiles % 2 ? 2 * kPromoteKTiles : kPromoteKTiles;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
-    const bool loads = threadIdx.x == 0;
-    Loader loader(maps, st, s);
-    if (loads)
-        for (int i = 0; i < kStages; ++i) loader.issue();
     Ring r;
     float acc[kAccumulators], total[kAccumulators];
     uint32_t big[2][kSteps][4], small[2][kSteps][4];
@@ -130,24 +112,12 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
         const int fragment_row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
 #pragma unroll
         for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
-        int retiring = -1;  // the stage whose MMAs the next wait retires
-        // Gives a stage back. The loading thread refills the stages given back at the end of each promotion
-        // chunk, where no MMA is in flight: a wait for the other warpgroup between MMAs would make ptxas serialise
-        // every wgmma (C7518).
-        int given_back = 0;
-        const auto release = [&](int stage) {
-            if (stage < 0) return;
-            if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[stage]));
-            ++given_back;
-        };
-        // One K tile: A's fragments split into register set kSet and the tile's 3 x 4 MMAs issued. kFirst: the tile
-        // opens a promotion chunk (its first MMA overwrites the accumulators). kPromote: it closes one, so every
-        // MMA is retired and the accumulators added into the total; otherwise the previous tile's MMAs are. Both
-        // are compile-time: a wgmma wait on a run-time branch makes ptxas serialise every wgmma (C7518).
-        const auto step = [&](auto set, auto first, auto promote) {
+        // The A fragments of the K tile at ring position p, split into register set kSet; rows holding an Inf or
+        // NaN flagged.
+        const auto load_fragments = [&](auto set, Ring p) {
             constexpr int kSet = decltype(set)::value;
-            gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
-            const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
+            gemm::mbarrier_wait(gemm::smem_addr(&st.full[p.stage]), p.phase);
+            const uint32_t a_rows = gemm::smem_addr(st.a[p.stage]) + a_row * 128;
             bool nonfinite[2] = {false, false};  // in this lane's rows g and g + 8 (fragment registers 0, 2 and 1, 3)
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8) {
@@ -164,6 +134,18 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
             }
             if (nonfinite[0]) a_row_flags[fragment_row] = 1;
             if (nonfinite[1]) a_row_flags[fragment_row + 8] = 1;
+        };
+        const auto release = [&](int stage) {  // a stage whose MMAs retired, back to the producer
+            if (stage >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[stage]));
+        };
+        int retiring = -1;  // the stage whose MMAs the next wait retires
+        // K tile kt, its fragments already in set kSet: its 3 x 4 MMAs issued, then the next tile's fragments
+        // loaded while they run. kFirst: the tile opens a promotion chunk (its first MMA overwrites the
+        // accumulators). kPromote: it closes one, so every MMA is retired and the accumulators added into the total;
+        // otherwise the previous tile's MMAs are. Both are compile-time: a wgmma wait on a run-time branch makes
+        // ptxas serialise every wgmma (C7518).
+        const auto step = [&](auto set, auto first, auto promote, int kt) {
+            constexpr int kSet = decltype(set)::value;
             const uint32_t b_big = gemm::smem_addr(st.b_big[r.stage]), b_small = gemm::smem_addr(st.b_small[r.stage]);
             gemm::wgmma_hold(acc);
             gemm::wgmma_fence();
@@ -176,21 +158,19 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
                 gemm::wgmma_m64n128k8_tf32(acc, big[kSet][k8], big_desc, true);
             }
             gemm::wgmma_commit();
+            Ring next = r;
+            next.advance();
+            if (kt + 1 < w.ktiles) load_fragments(std::integral_constant<int, 1 - kSet>{}, next);
             if constexpr (decltype(promote)::value) {
                 gemm::wgmma_wait<0>();
                 gemm::wgmma_hold(acc);
-                gemm::wgmma_hold(big[0]);
-                gemm::wgmma_hold(big[1]);
-                gemm::wgmma_hold(small[0]);
-                gemm::wgmma_hold(small[1]);
+                gemm::wgmma_hold(big[kSet]);
+                gemm::wgmma_hold(small[kSet]);
 #pragma unroll
                 for (int i = 0; i < kAccumulators; ++i) total[i] += acc[i];
                 release(retiring);
                 release(r.stage);
                 retiring = -1;
-                if (loads)
-                    for (int i = 0; i < given_back; ++i) loader.issue();
-                given_back = 0;
             } else {
                 gemm::wgmma_wait<1>();
                 gemm::wgmma_hold(big[1 - kSet]);
@@ -198,17 +178,21 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
                 release(retiring);
                 retiring = r.stage;
             }
-            r.advance();
+            r = next;
         };
+        if (w.ktiles > 0) load_fragments(std::integral_constant<int, 0>{}, r);
         int kt = 0;
-        for (; kt + kPromoteKTiles <= w.ktiles; kt += kPromoteKTiles)
-            gemm::static_for<0, kPromoteKTiles>([&](auto i) {
+        for (; kt + kUnroll <= w.ktiles; kt += kUnroll)
+            gemm::static_for<0, kUnroll>([&](auto i) {
                 constexpr int kI = decltype(i)::value;
-                step(std::integral_constant<int, kI % 2>{}, std::bool_constant<kI == 0>{},
-                     std::bool_constant<kI == kPromoteKTiles - 1>{});
+                step(std::integral_constant<int, kI % 2>{}, std::bool_constant<kI % kPromoteKTiles == 0>{},
+                     std::bool_constant<kI % kPromoteKTiles == kPromoteKTiles - 1>{}, kt + kI);
             });
-        for (; kt < w.ktiles; ++kt)  // the K tiles short of a whole chunk, each a chunk of its own
-            step(std::integral_constant<int, 0>{}, std::true_type{}, std::true_type{});
+        // The K tiles short of a whole pass, each a promotion chunk of its own, in pairs for their register sets.
+        for (; kt < w.ktiles; kt += 2) {
+            step(std::integral_constant<int, 0>{}, std::true_type{}, std::true_type{}, kt);
+            if (kt + 1 < w.ktiles) step(std::integral_constant<int, 1>{}, std::true_type{}, std::true_type{}, kt + 1);
+        }
 
         float* const C = out.base + int64_t(w.slice) * out.slice_stride;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
@@ -221,7 +205,7 @@ __device__ __forceinline__ void consumer(const Maps* maps, Storage& st, const ge
 }
 
 template <bool kAligned>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __maxnreg__(224)
     wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s,
                         int* a_row_flags) {
     extern __shared__ uint8_t smem_raw[];
@@ -238,7 +222,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         gemm::prefetch_tensor_map(&maps.b_small);
     }
     __syncthreads();
-    consumer<kAligned>(&maps, st, s, out, a_row_flags, int(threadIdx.x) / 128);
+    if (threadIdx.x < 128 * kConsumers)
+        consumer<kAligned>(st, s, out, a_row_flags, int(threadIdx.x) / 128);
+    else if (threadIdx.x == 128 * kConsumers)
+        producer(&maps, st, s);
 }
 
 template <bool kAligned>

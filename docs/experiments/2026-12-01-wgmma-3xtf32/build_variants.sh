@@ -11,13 +11,13 @@ OTHERS=$(find cuda -name '*.cu' ! -name wgmma_3xtf32_sm90a.cu | sort | sed -e 's
 build_variant() {  # name, then a python expression over the source text `s`
     local name=$1 edit=$2 dir=.variants/$1
     mkdir -p "$dir"
-    python3 -c "import sys; s = open('$SRC').read(); t = $edit; assert t != s, 'edit did nothing'; open('$dir/kernel.cu', 'w').write(t)"
+    python3 -c "import re; s = open('$SRC').read(); t = $edit; assert t != s, 'edit did nothing'; open('$dir/kernel.cu', 'w').write(t)"
     nvcc $FLAGS -gencode arch=compute_90a,code=sm_90a -Xptxas -v -c "$dir/kernel.cu" -o "$dir/kernel.o" 2>&1 |
         grep -E "Used|spill" | sed "s/^/$name: /"
     nvcc -gencode arch=compute_90,code=[sm_90,compute_90] -shared -o "$dir/libmatmul.so" $OTHERS "$dir/kernel.o" -ldl
 }
-for kt in ${PROMOTE_KTILES:-1 4 8}; do
-    build_variant promote-$kt "s.replace('kPromoteKTiles = 2;', 'kPromoteKTiles = $kt;')" &
+for kt in ${PROMOTE_KTILES:-2 4}; do
+    build_variant promote-$kt "re.sub(r'kPromoteKTiles = \\d+;', 'kPromoteKTiles = $kt;', s)" &
 done
 build_variant 4xtf32 "s.replace('''                gemm::wgmma_m64n128k8_tf32(acc, small[kSet][k8], big_desc, !decltype(first)::value || k8 > 0);''',
 '''                gemm::wgmma_m64n128k8_tf32(acc, small[kSet][k8], small_desc, !decltype(first)::value || k8 > 0);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# wgmma_3xtf32's first checks on the H200, in one device call: a smoke product, its GPU tests, the probe on the
+# wgmma_3xtf32's checks on the H200, in one device call: a smoke product, its GPU tests, the probe on the
 # library and on each variant of build_variants.sh (carried as .variants/variants.tar.xz). Logs go to $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -17,13 +17,13 @@ for M, N, K in [(128, 128, 32), (256, 256, 256), (300, 257, 129), (1024, 1024, 1
 " 2>&1 | tee $OUT/smoke.txt
 timeout 240 python3 -m pytest tests -q -rfEs -p no:cacheprovider -k "wgmma_3xtf32 or sass or registry or fp32_tensor" \
     > $OUT/pytest.log 2>&1; echo "pytest rc=$?"; grep -E "^(FAILED|ERROR)" $OUT/pytest.log | head -30; tail -1 $OUT/pytest.log
-timeout 150 python3 $HERE/probe_3xtf32.py --label promote-2 > $OUT/probe-promote-2.txt 2>&1; echo "probe rc=$?"
-cat $OUT/probe-promote-2.txt
+timeout 150 python3 $HERE/probe_3xtf32.py --label ${LABEL:-library} > $OUT/probe-library.txt 2>&1; echo "probe rc=$?"
+cat $OUT/probe-library.txt
 if [ -f .variants/variants.tar.xz ]; then
     tar xJf .variants/variants.tar.xz -C .variants
-    for v in promote-1 promote-4 promote-8 4xtf32; do
+    for v in ${VARIANTS:-promote-2 promote-4 4xtf32}; do
         MATMUL_OPT_LIBRARY=.variants/$v/libmatmul.so timeout 90 python3 $HERE/probe_3xtf32.py --compare cublas \
             --label $v > $OUT/probe-$v.txt 2>&1; echo "$v rc=$?"
     done
-    tail -n +1 $OUT/probe-promote-1.txt $OUT/probe-promote-4.txt $OUT/probe-promote-8.txt $OUT/probe-4xtf32.txt | grep -v "^== NaN" 
+    for v in ${VARIANTS:-promote-2 promote-4 4xtf32}; do grep -v "^== NaN" $OUT/probe-$v.txt; done
 fi
