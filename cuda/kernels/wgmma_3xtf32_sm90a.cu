@@ -98,40 +98,46 @@ template <bool kAligned>
 __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
                                          int* a_row_flags, int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
-    // K tiles per pass of the unrolled loop: whole promotion chunks, and an even count, so that every tile's
-    // fragment register set (tile i of a unit uses set i % 2) is known at compile time.
-    constexpr int kUnroll = kPromoteKTiles % 2 ? 2 * kPromoteKTiles : kPromoteKTiles;
+    // Split A fragment register sets: one when every tile is a promotion chunk (its MMAs retire before the next
+    // tile's split), else two, tile i of a unit using set i % 2 while tile i - 1's MMAs may still run. K tiles per
+    // pass of the unrolled loop: whole chunks, and whole pairs of tiles where there are two sets, so that every
+    // tile's set is known at compile time.
+    constexpr int kSets = kPromoteKTiles == 1 ? 1 : 2;
+    constexpr int kUnroll = kSets == 2 && kPromoteKTiles % 2 ? 2 * kPromoteKTiles : kPromoteKTiles;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
     Ring r;
     float acc[kAccumulators], total[kAccumulators];
-    uint32_t big[2][kSteps][4], small[2][kSteps][4];
+    uint32_t big[kSets][kSteps][4], small[kSets][kSteps][4];
+    uint32_t raw[kSteps][4];  // the next K tile's A fragments as loaded
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
         const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
         // The rows of A this lane's fragment registers hold (rows past M are zero-filled, so never flagged).
         const int fragment_row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
 #pragma unroll
         for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
-        // The A fragments of the K tile at ring position p, split into register set kSet; rows holding an Inf or
-        // NaN flagged.
-        const auto load_fragments = [&](auto set, Ring p) {
-            constexpr int kSet = decltype(set)::value;
+        // The A fragments of the K tile at ring position p into raw, once its copies landed.
+        const auto load_fragments = [&](Ring p) {
             gemm::mbarrier_wait(gemm::smem_addr(&st.full[p.stage]), p.phase);
             const uint32_t a_rows = gemm::smem_addr(st.a[p.stage]) + a_row * 128;
+#pragma unroll
+            for (int k8 = 0; k8 < kSteps; ++k8)
+                gemm::ldmatrix_a_fp32(raw[k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+        };
+        // raw split into register set kSet; rows holding an Inf or NaN flagged.
+        const auto split_fragments = [&](auto set) {
+            constexpr int kSet = decltype(set)::value;
             bool nonfinite[2] = {false, false};  // in this lane's rows g and g + 8 (fragment registers 0, 2 and 1, 3)
 #pragma unroll
-            for (int k8 = 0; k8 < kSteps; ++k8) {
-                uint32_t raw[4];
-                gemm::ldmatrix_a_fp32(raw, a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+            for (int k8 = 0; k8 < kSteps; ++k8)
 #pragma unroll
                 for (int i = 0; i < 4; ++i) {
-                    const float x = __uint_as_float(raw[i]);
+                    const float x = __uint_as_float(raw[k8][i]);
                     nonfinite[i % 2] |= !isfinite(x);
                     const gemm::Tf32Split parts = gemm::split_tf32(x);
                     big[kSet][k8][i] = parts.big;
                     small[kSet][k8][i] = parts.small;
                 }
-            }
             if (nonfinite[0]) a_row_flags[fragment_row] = 1;
             if (nonfinite[1]) a_row_flags[fragment_row + 8] = 1;
         };
@@ -139,13 +145,14 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
             if (stage >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[stage]));
         };
         int retiring = -1;  // the stage whose MMAs the next wait retires
-        // K tile kt, its fragments already in set kSet: its 3 x 4 MMAs issued, then the next tile's fragments
-        // loaded while they run. kFirst: the tile opens a promotion chunk (its first MMA overwrites the
+        // K tile kt, its fragments already in raw: split into set kSet and its 3 x 4 MMAs issued, then the next
+        // tile's fragments loaded while they run. kFirst: the tile opens a promotion chunk (its first MMA overwrites the
         // accumulators). kPromote: it closes one, so every MMA is retired and the accumulators added into the total;
         // otherwise the previous tile's MMAs are. Both are compile-time: a wgmma wait on a run-time branch makes
         // ptxas serialise every wgmma (C7518).
         const auto step = [&](auto set, auto first, auto promote, int kt) {
             constexpr int kSet = decltype(set)::value;
+            split_fragments(set);
             const uint32_t b_big = gemm::smem_addr(st.b_big[r.stage]), b_small = gemm::smem_addr(st.b_small[r.stage]);
             gemm::wgmma_hold(acc);
             gemm::wgmma_fence();
@@ -160,7 +167,7 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
             gemm::wgmma_commit();
             Ring next = r;
             next.advance();
-            if (kt + 1 < w.ktiles) load_fragments(std::integral_constant<int, 1 - kSet>{}, next);
+            if (kt + 1 < w.ktiles) load_fragments(next);
             if constexpr (decltype(promote)::value) {
                 gemm::wgmma_wait<0>();
                 gemm::wgmma_hold(acc);
@@ -173,26 +180,23 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
                 retiring = -1;
             } else {
                 gemm::wgmma_wait<1>();
-                gemm::wgmma_hold(big[1 - kSet]);
-                gemm::wgmma_hold(small[1 - kSet]);
+                gemm::wgmma_hold(big[(kSet + 1) % kSets]);
+                gemm::wgmma_hold(small[(kSet + 1) % kSets]);
                 release(retiring);
                 retiring = r.stage;
             }
             r = next;
         };
-        if (w.ktiles > 0) load_fragments(std::integral_constant<int, 0>{}, r);
+        if (w.ktiles > 0) load_fragments(r);
         int kt = 0;
         for (; kt + kUnroll <= w.ktiles; kt += kUnroll)
             gemm::static_for<0, kUnroll>([&](auto i) {
                 constexpr int kI = decltype(i)::value;
-                step(std::integral_constant<int, kI % 2>{}, std::bool_constant<kI % kPromoteKTiles == 0>{},
+                step(std::integral_constant<int, kI % kSets>{}, std::bool_constant<kI % kPromoteKTiles == 0>{},
                      std::bool_constant<kI % kPromoteKTiles == kPromoteKTiles - 1>{}, kt + kI);
             });
-        // The K tiles short of a whole pass, each a promotion chunk of its own, in pairs for their register sets.
-        for (; kt < w.ktiles; kt += 2) {
-            step(std::integral_constant<int, 0>{}, std::true_type{}, std::true_type{}, kt);
-            if (kt + 1 < w.ktiles) step(std::integral_constant<int, 1>{}, std::true_type{}, std::true_type{}, kt + 1);
-        }
+        // The K tiles short of a whole pass, each a promotion chunk of its own (so each may use set 0).
+        for (; kt < w.ktiles; ++kt) step(std::integral_constant<int, 0>{}, std::true_type{}, std::true_type{}, kt);
 
         float* const C = out.base + int64_t(w.slice) * out.slice_stride;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
