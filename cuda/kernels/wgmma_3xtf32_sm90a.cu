@@ -53,7 +53,9 @@ namespace {
 constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 4;
 constexpr int kPromoteKTiles = 1;  // K tiles per promotion chunk (32 K); any count >= 1
 constexpr int kConsumers = 2;  // warpgroups, 64 rows each
-constexpr int kThreads = 128 * kConsumers + 32;  // and one producer warp
+constexpr int kThreads = 128 * (kConsumers + 1);  // and one producer warpgroup, of which one thread works
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
 constexpr int kAccumulators = kBN / 2;
 constexpr int kTileBytes = 128 * kBK * int(sizeof(float));  // A, B big and B small: 128 rows of one K tile each
 constexpr int kSwizzleAtomBytes = 1024;
@@ -209,7 +211,7 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
 }
 
 template <bool kAligned>
-__global__ void __maxnreg__(224)
+__global__ void __launch_bounds__(kThreads, 1)
     wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s,
                         int* a_row_flags) {
     extern __shared__ uint8_t smem_raw[];
@@ -226,10 +228,13 @@ __global__ void __maxnreg__(224)
         gemm::prefetch_tensor_map(&maps.b_small);
     }
     __syncthreads();
-    if (threadIdx.x < 128 * kConsumers)
-        consumer<kAligned>(st, s, out, a_row_flags, int(threadIdx.x) / 128);
-    else if (threadIdx.x == 128 * kConsumers)
-        producer(&maps, st, s);
+    if (threadIdx.x < 128) {  // the producer warpgroup
+        gemm::warpgroup_release_registers<kProducerRegisters>();
+        if (threadIdx.x == 0) producer(&maps, st, s);
+    } else {
+        gemm::warpgroup_claim_registers<kConsumerRegisters>();
+        consumer<kAligned>(st, s, out, a_row_flags, int(threadIdx.x) / 128 - 1);
+    }
 }
 
 template <bool kAligned>
