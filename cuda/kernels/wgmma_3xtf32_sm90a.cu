@@ -50,36 +50,42 @@
 
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 4;
-constexpr int kPromoteKTiles = 1;  // K tiles per promotion chunk (32 K); any count >= 1
-constexpr int kConsumers = 2;  // warpgroups, 64 rows each
+constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 3;
+constexpr int kPromoteKTiles = 1;  // K tiles per promotion chunk (32 K)
+// K tiles per pass of the main loop, straight-line code that ends with every MMA retired: ptxas serialises every
+// wgmma (C7514) when one set's accumulators are read while the other's MMAs run across a loop's back edge.
+constexpr int kPassKTiles = 4;
+static_assert(kPassKTiles % kPromoteKTiles == 0, "whole chunks per pass");
+constexpr int kConsumers = 2;      // warpgroups, 64 rows of the tile each
 constexpr int kThreads = 128 * (kConsumers + 1);  // and one producer warpgroup, of which one thread works
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
-constexpr int kAccumulators = kBN / 2;
-constexpr int kTileBytes = 128 * kBK * int(sizeof(float));  // A, B big and B small: 128 rows of one K tile each
+constexpr int kAccumulators = kBN / 2;  // a 64 x 128 fp32 product over 128 threads
+constexpr int kTileBytes = 128 * kBK * int(sizeof(float));  // 128 rows of one K tile
 constexpr int kSwizzleAtomBytes = 1024;
+constexpr int kWarpgroupRowsBytes = 64 * kBK * int(sizeof(float));  // a consumer's 64 rows of an A tile
 
 static_assert(kBM == 128 && kBN == 128 && kBK * sizeof(float) == 128, "128-row tiles of one 128-byte swizzled row");
-static_assert(kTileBytes % kSwizzleAtomBytes == 0, "aligned tiles");
+static_assert(kTileBytes % kSwizzleAtomBytes == 0 && kWarpgroupRowsBytes % kSwizzleAtomBytes == 0, "aligned tiles");
+
+// The four operand parts a stage holds, in the order of Maps and Storage.
+enum Part { kABig, kASmall, kBBig, kBSmall, kParts };
 
 struct Storage {
-    float a[kStages][kTileBytes / 4];
-    float b_big[kStages][kTileBytes / 4];
-    float b_small[kStages][kTileBytes / 4];
-    uint64_t full[kStages];   // A, B big and B small landed (copy bytes)
-    uint64_t empty[kStages];  // the consumers' MMAs that read the stage retired (one arrival per consumer warp)
+    float tile[kStages][kParts][kTileBytes / 4];
+    uint64_t full[kStages];   // the stage's four tiles landed (copy bytes)
+    uint64_t empty[kStages];  // the MMAs that read the stage retired (one arrival per consumer warp)
 };
 constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
-using Ring = gemm::RingPosition<kStages>;
-
 struct Maps {
-    CUtensorMap a, b_big, b_small;
+    CUtensorMap part[kParts];
 };
 
-// The producer warp's one working thread: every K tile of the block's units into the ring, in the order the
+using Ring = gemm::RingPosition<kStages>;
+
+// The producer warpgroup's one working thread: every K tile of the block's units into the ring, in the order the
 // consumers read them, each stage once the consumers gave it back (the first pass finds every stage free).
 __device__ __forceinline__ void producer(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s) {
     Ring r;
@@ -88,117 +94,85 @@ __device__ __forceinline__ void producer(const Maps* maps, Storage& st, const ge
         for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
             gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);
             const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
-            gemm::mbarrier_arrive_expect_tx(full, 3 * kTileBytes);
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), &maps->a, full, kt * kBK, w.m0);
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b_big[r.stage]), &maps->b_big, full, kt * kBK, w.n0);
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b_small[r.stage]), &maps->b_small, full, kt * kBK, w.n0);
+            gemm::mbarrier_arrive_expect_tx(full, kParts * kTileBytes);
+#pragma unroll
+            for (int p = 0; p < kParts; ++p)
+                gemm::bulk_tensor_load_2d(gemm::smem_addr(st.tile[r.stage][p]), &maps->part[p], full, kt * kBK,
+                                          p < kBBig ? w.m0 : w.n0);
         }
     }
 }
 
 template <bool kAligned>
 __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
-                                         int* a_row_flags, int consumer_index) {
+                                         int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
-    // Split A fragment register sets: one when every tile is a promotion chunk (its MMAs retire before the next
-    // tile's split), else two, tile i of a unit using set i % 2 while tile i - 1's MMAs may still run. K tiles per
-    // pass of the unrolled loop: whole chunks, and whole pairs of tiles where there are two sets, so that every
-    // tile's set is known at compile time.
-    constexpr int kSets = kPromoteKTiles == 1 ? 1 : 2;
-    constexpr int kUnroll = kSets == 2 && kPromoteKTiles % 2 ? 2 * kPromoteKTiles : kPromoteKTiles;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-    const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
     Ring r;
-    float acc[kAccumulators], total[kAccumulators];
-    uint32_t big[kSets][kSteps][4], small[kSets][kSteps][4];
-    uint32_t raw[kSteps][4];  // the next K tile's A fragments as loaded
+    // Chunk c of a pass accumulates in acc[c % 2] while chunk c - 1's set is added into the total.
+    float acc[2][kAccumulators], total[kAccumulators];
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
         const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
-        // The rows of A this lane's fragment registers hold (rows past M are zero-filled, so never flagged).
-        const int fragment_row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
-#pragma unroll
-        for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
-        // The A fragments of the K tile at ring position p into raw, once its copies landed.
-        const auto load_fragments = [&](Ring p) {
-            gemm::mbarrier_wait(gemm::smem_addr(&st.full[p.stage]), p.phase);
-            const uint32_t a_rows = gemm::smem_addr(st.a[p.stage]) + a_row * 128;
-#pragma unroll
-            for (int k8 = 0; k8 < kSteps; ++k8)
-                gemm::ldmatrix_a_fp32(raw[k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
-        };
-        // raw split into register set kSet; rows holding an Inf or NaN flagged.
-        const auto split_fragments = [&](auto set) {
-            constexpr int kSet = decltype(set)::value;
-            bool nonfinite[2] = {false, false};  // in this lane's rows g and g + 8 (fragment registers 0, 2 and 1, 3)
-#pragma unroll
-            for (int k8 = 0; k8 < kSteps; ++k8)
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {
-                    const float x = __uint_as_float(raw[k8][i]);
-                    nonfinite[i % 2] |= !isfinite(x);
-                    const gemm::Tf32Split parts = gemm::split_tf32(x);
-                    big[kSet][k8][i] = parts.big;
-                    small[kSet][k8][i] = parts.small;
-                }
-            if (nonfinite[0]) a_row_flags[fragment_row] = 1;
-            if (nonfinite[1]) a_row_flags[fragment_row + 8] = 1;
-        };
-        const auto release = [&](int stage) {  // a stage whose MMAs retired, back to the producer
+        int retiring = -1;  // the stage whose MMAs the next wait retires
+        const auto release = [&](int stage) {
             if (stage >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[stage]));
         };
-        int retiring = -1;  // the stage whose MMAs the next wait retires
-        // K tile kt, its fragments already in raw: split into set kSet and its 3 x 4 MMAs issued, then the next
-        // tile's fragments loaded while they run. kFirst: the tile opens a promotion chunk (its first MMA overwrites the
-        // accumulators). kPromote: it closes one, so every MMA is retired and the accumulators added into the total;
-        // otherwise the previous tile's MMAs are. Both are compile-time: a wgmma wait on a run-time branch makes
-        // ptxas serialise every wgmma (C7518).
-        const auto step = [&](auto set, auto first, auto promote, int kt) {
+        const auto add_into_total = [&](const float(&set)[kAccumulators]) {
+#pragma unroll
+            for (int i = 0; i < kAccumulators; ++i) total[i] += set[i];
+        };
+        // The next K tile into acc[kSet]: its 3 x 4 MMAs issued, then the previous tile's retired and their stage
+        // given back. kFirst: the tile opens a chunk, so its first MMA overwrites the set; kAddPrevious: the
+        // previous tile closed a chunk of this pass, whose set (the other) goes into the total once retired.
+        const auto step = [&](auto set, auto first, auto add_previous) {
             constexpr int kSet = decltype(set)::value;
-            split_fragments(set);
-            const uint32_t b_big = gemm::smem_addr(st.b_big[r.stage]), b_small = gemm::smem_addr(st.b_small[r.stage]);
-            gemm::wgmma_hold(acc);
+            gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
+            const uint32_t a_big = gemm::smem_addr(st.tile[r.stage][kABig]) + consumer_index * kWarpgroupRowsBytes;
+            const uint32_t a_small = gemm::smem_addr(st.tile[r.stage][kASmall]) + consumer_index * kWarpgroupRowsBytes;
+            const uint32_t b_big = gemm::smem_addr(st.tile[r.stage][kBBig]);
+            const uint32_t b_small = gemm::smem_addr(st.tile[r.stage][kBSmall]);
+            gemm::wgmma_hold(acc[kSet]);
             gemm::wgmma_fence();
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8) {  // 8 floats = 32 bytes further along the swizzled rows
-                const uint64_t big_desc = gemm::sw128_k_major_descriptor(b_big + 32 * k8);
-                const uint64_t small_desc = gemm::sw128_k_major_descriptor(b_small + 32 * k8);
-                gemm::wgmma_m64n128k8_tf32(acc, small[kSet][k8], big_desc, !decltype(first)::value || k8 > 0);
-                gemm::wgmma_m64n128k8_tf32(acc, big[kSet][k8], small_desc, true);
-                gemm::wgmma_m64n128k8_tf32(acc, big[kSet][k8], big_desc, true);
+                const int step_bytes = 32 * k8;
+                const uint64_t bb = gemm::sw128_k_major_descriptor(b_big + step_bytes);
+                const uint64_t ab = gemm::sw128_k_major_descriptor(a_big + step_bytes);
+                gemm::wgmma_m64n128k8_tf32(acc[kSet], gemm::sw128_k_major_descriptor(a_small + step_bytes), bb,
+                                           !decltype(first)::value || k8 > 0);
+                gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, gemm::sw128_k_major_descriptor(b_small + step_bytes), true);
+                gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, bb, true);
             }
             gemm::wgmma_commit();
-            Ring next = r;
-            next.advance();
-            if (kt + 1 < w.ktiles) load_fragments(next);
-            if constexpr (decltype(promote)::value) {
-                gemm::wgmma_wait<0>();
-                gemm::wgmma_hold(acc);
-                gemm::wgmma_hold(big[kSet]);
-                gemm::wgmma_hold(small[kSet]);
-#pragma unroll
-                for (int i = 0; i < kAccumulators; ++i) total[i] += acc[i];
-                release(retiring);
-                release(r.stage);
-                retiring = -1;
-            } else {
-                gemm::wgmma_wait<1>();
-                gemm::wgmma_hold(big[(kSet + 1) % kSets]);
-                gemm::wgmma_hold(small[(kSet + 1) % kSets]);
-                release(retiring);
-                retiring = r.stage;
-            }
-            r = next;
+            gemm::wgmma_wait<1>();
+            gemm::wgmma_hold(acc[kSet]);
+            release(retiring);
+            retiring = r.stage;
+            r.advance();
+            if constexpr (decltype(add_previous)::value) add_into_total(acc[1 - kSet]);
         };
-        if (w.ktiles > 0) load_fragments(r);
-        int kt = 0;
-        for (; kt + kUnroll <= w.ktiles; kt += kUnroll)
-            gemm::static_for<0, kUnroll>([&](auto i) {
+        // kTiles K tiles in chunks of kChunk, ending with every MMA retired and the last chunk in the total.
+        const auto pass = [&](auto tiles, auto chunk) {
+            constexpr int kTiles = decltype(tiles)::value, kChunk = decltype(chunk)::value;
+            gemm::static_for<0, kTiles>([&](auto i) {
                 constexpr int kI = decltype(i)::value;
-                step(std::integral_constant<int, kI % kSets>{}, std::bool_constant<kI % kPromoteKTiles == 0>{},
-                     std::bool_constant<kI % kPromoteKTiles == kPromoteKTiles - 1>{}, kt + kI);
+                step(std::integral_constant<int, kI / kChunk % 2>{}, std::bool_constant<kI % kChunk == 0>{},
+                     std::bool_constant<(kI % kChunk == 0 && kI > 0)>{});
             });
-        // The K tiles short of a whole pass, each a promotion chunk of its own (so each may use set 0).
-        for (; kt < w.ktiles; ++kt) step(std::integral_constant<int, 0>{}, std::true_type{}, std::true_type{}, kt);
+            gemm::wgmma_wait<0>();
+            gemm::wgmma_hold(acc[0]);
+            gemm::wgmma_hold(acc[1]);
+            release(retiring);
+            retiring = -1;
+            add_into_total(acc[(kTiles - 1) / kChunk % 2]);
+        };
+#pragma unroll
+        for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
+        int kt = 0;
+        for (; kt + kPassKTiles <= w.ktiles; kt += kPassKTiles)
+            pass(std::integral_constant<int, kPassKTiles>{}, std::integral_constant<int, kPromoteKTiles>{});
+        for (; kt < w.ktiles; ++kt)  // the K tiles short of a whole pass, each a chunk of its own
+            pass(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{});
 
         float* const C = out.base + int64_t(w.slice) * out.slice_stride;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
@@ -212,8 +186,7 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
 
 template <bool kAligned>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s,
-                        int* a_row_flags) {
+    wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s) {
     extern __shared__ uint8_t smem_raw[];
     Storage& st = *reinterpret_cast<Storage*>(
         smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
@@ -223,9 +196,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             gemm::mbarrier_init(gemm::smem_addr(&st.empty[i]), 4 * kConsumers);
         }
         gemm::mbarrier_init_fence();
-        gemm::prefetch_tensor_map(&maps.a);
-        gemm::prefetch_tensor_map(&maps.b_big);
-        gemm::prefetch_tensor_map(&maps.b_small);
+        for (int p = 0; p < kParts; ++p) gemm::prefetch_tensor_map(&maps.part[p]);
     }
     __syncthreads();
     if (threadIdx.x < 128) {  // the producer warpgroup
@@ -233,36 +204,34 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (threadIdx.x == 0) producer(&maps, st, s);
     } else {
         gemm::warpgroup_claim_registers<kConsumerRegisters>();
-        consumer<kAligned>(st, s, out, a_row_flags, int(threadIdx.x) / 128 - 1);
+        consumer<kAligned>(st, s, out, int(threadIdx.x) / 128 - 1);
     }
 }
 
+// g's A and B are the big parts, M x K and N x K; each small part follows its big part in the same allocation.
+const float* small_part(const float* big, int rows, int64_t ld) { return big + int64_t(rows) * ld; }
+
 template <bool kAligned>
-mm_status launch_kernel(const GemmArgs& g, const float* b_small, int* a_row_flags, const gemm::PersistentSchedule& s,
-                        int blocks, gemm::SliceOutput out, cudaStream_t stream) {
+mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
+                        cudaStream_t stream) {
     constexpr auto kernel = &wgmma_3xtf32_kernel<kAligned>;
     Maps maps;
-    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &maps.a,
-                                                  &maps.b_big));
+    const gemm::BlockShape tile{kBM, kBN, kBK};
+    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, tile, &maps.part[kABig], &maps.part[kBBig]));
     GemmArgs small = g;
-    small.B = b_small;
-    CUtensorMap unused_a;
-    MM_TRY(gemm::encode_operand_maps(small, kBM, kBN, kBK, &unused_a, &maps.b_small));
-    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, s, a_row_flags);
+    small.A = small_part(g.A, g.M, g.lda);
+    small.B = small_part(g.B, g.N, g.ldb);
+    MM_TRY(gemm::encode_operand_maps(small, tile.m, tile.n, tile.k, &maps.part[kASmall], &maps.part[kBSmall]));
+    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, s);
     return mm_check_launch("wgmma_3xtf32");
 }
 
-// The kernel over K slices (a gemm::SliceLauncher): g.B is B's big part, N x K, its small part follows it in the
-// same allocation, and the flags of A's rows (M ints) follow that.
+// The kernel over K slices (a gemm::SliceLauncher).
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
     return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       const float* const b_small = g.B + int64_t(g.N) * g.ldb;
-                                       int* const a_row_flags = const_cast<int*>(
-                                           reinterpret_cast<const int*>(b_small + int64_t(g.N) * g.ldb));
-                                       return launch_kernel<decltype(aligned)::value>(g, b_small, a_row_flags, s,
-                                                                                      blocks, out, stream);
+                                       return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
                                    });
 }
 
@@ -275,21 +244,28 @@ mm_status requires_wgmma_3xtf32() {
 }
 
 mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
-    DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_parts(stream, DeviceBuffer::Pool::kWorkspace);
-    GemmArgs k = g;  // A as M x K and B's two parts as N x K, all with K along their rows
-    const bool b_t = g.op_b == MM_OP_T;
-    MM_TRY(gemm::k_major_a(g, a_rows, &k, stream));  // its split happens in registers
-    // One allocation: B big, B small (N x K each), then the non-finite flags of A's rows (M) and of B's columns (N).
-    k.ldb = padded_ld(g.K);
-    const size_t part = size_t(g.N) * size_t(k.ldb), flags = size_t(g.M) + size_t(g.N);
-    MM_TRY(b_parts.allocate(2 * sizeof(float) * part + sizeof(int) * flags, "the split K-major copies of B"));
-    float* const big = b_parts.data();
-    int* const a_row_flags = reinterpret_cast<int*>(big + 2 * part);
+    // One allocation: A big and small (M x K each), B big and small (N x K each), all with K along their rows, then
+    // the non-finite flags of A's rows (M) and of B's columns (N).
+    DeviceBuffer parts(stream, DeviceBuffer::Pool::kWorkspace);
+    const int64_t ld = padded_ld(g.K);
+    const size_t a_part = size_t(g.M) * size_t(ld), b_part = size_t(g.N) * size_t(ld);
+    const size_t flags = size_t(g.M) + size_t(g.N);
+    MM_TRY(parts.allocate(2 * sizeof(float) * (a_part + b_part) + sizeof(int) * flags,
+                          "the split K-major copies of A and B"));
+    float* const a_big = parts.data();
+    float* const b_big = a_big + 2 * a_part;
+    int* const a_row_flags = reinterpret_cast<int*>(b_big + 2 * b_part);
     int* const b_column_flags = a_row_flags + g.M;
     MM_TRY(mm_check_cuda(cudaMemsetAsync(a_row_flags, 0, sizeof(int) * flags, stream), "cudaMemsetAsync"));
-    MM_TRY(gemm::launch_tf32_split_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, big, big + part,
-                                          b_column_flags, k.ldb, stream));
-    k.B = big;
+    const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
+    MM_TRY(gemm::launch_tf32_split_gather(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, a_big, a_big + a_part,
+                                          a_row_flags, ld, stream));
+    MM_TRY(gemm::launch_tf32_split_gather(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, b_big, b_big + b_part,
+                                          b_column_flags, ld, stream));
+    GemmArgs k = g;
+    k.A = a_big;
+    k.B = b_big;
+    k.lda = k.ldb = ld;
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
     int sms = 0;

@@ -21,9 +21,9 @@ timeout 150 python3 $HERE/probe_3xtf32.py --label ${LABEL:-library} > $OUT/probe
 cat $OUT/probe-library.txt
 if [ -f .variants/variants.tar.xz ]; then
     tar xJf .variants/variants.tar.xz -C .variants
-    for v in ${VARIANTS:-promote-2 promote-4 4xtf32}; do
+    for v in ${VARIANTS:-promote-2 promote-4 pass-8 4xtf32}; do
         MATMUL_OPT_LIBRARY=.variants/$v/libmatmul.so timeout 90 python3 $HERE/probe_3xtf32.py --compare cublas \
             --label $v > $OUT/probe-$v.txt 2>&1; echo "$v rc=$?"
     done
-    for v in ${VARIANTS:-promote-2 promote-4 4xtf32}; do grep -v "^== NaN" $OUT/probe-$v.txt; done
+    for v in ${VARIANTS:-promote-2 promote-4 pass-8 4xtf32}; do grep -v "^== NaN" $OUT/probe-$v.txt; done
 fi
