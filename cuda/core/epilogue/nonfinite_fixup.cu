@@ -7,6 +7,9 @@ namespace gemm {
 namespace {
 
 constexpr int kThreads = 256;
+// Blocks of the grid: enough to spread flagged lines over the SMs, few enough that a call with nothing flagged (the
+// common case) costs about one launch.
+constexpr int kMaxBlocks = 1024;
 
 // Line l < M is row l of C, line M + j column j; blocks take the lines with a grid stride.
 __global__ void __launch_bounds__(kThreads)
@@ -36,8 +39,8 @@ __global__ void __launch_bounds__(kThreads)
 mm_status launch_nonfinite_fixup(const GemmArgs& g, const int* row_flags, const int* column_flags,
                                  cudaStream_t stream) {
     const int64_t lines = int64_t(g.M) + g.N;
-    nonfinite_fixup_kernel<<<unsigned(std::min<int64_t>(lines, 65535)), kThreads, 0, stream>>>(g, row_flags,
-                                                                                            column_flags);
+    nonfinite_fixup_kernel<<<unsigned(std::min<int64_t>(lines, kMaxBlocks)), kThreads, 0, stream>>>(g, row_flags,
+                                                                                                 column_flags);
     return mm_check_launch("the non-finite fix-up");
 }
 
