@@ -90,11 +90,11 @@ def test_best_takes_every_op_combination_on_odd_and_large_shapes(ops, shape):
 
 
 def test_best_reads_op_t_operands_in_place_where_a_rearranged_copy_would_not_fit():
-    """A stored K x M takes 2 GiB; with 256 MiB of device memory left, best runs op(A)·op(B) for both op = T,
+    """A stored K x M takes 3 GiB; with 256 MiB of device memory left, best runs op(A)·op(B) for both op = T,
     while advanced, which takes row-major operands only, fails to allocate the row-major copy of op(A). (The copy is
-    larger than what the library's two pools may keep of freed memory, 1 GiB + 64 MiB: memory that the free count
-    leaves out and a large allocation still obtained on the H200, with A of 1 GiB.)"""
-    M, N, K = 65536, 256, 8192
+    larger than what the library's workspace pool may keep of freed memory, 2 GiB: memory that the free count leaves
+    out, from which a smaller copy could still come.)"""
+    M, N, K = 98304, 256, 8192
     A, B, a, b = operands(M, N, K, 1, 1, seed=7)
     C, control = torch.full((M, N), float("nan"), device="cuda"), torch.empty(M, N, device="cuda")
     torch.cuda.synchronize()

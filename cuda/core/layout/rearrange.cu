@@ -55,6 +55,41 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
     }
 }
 
+// The TF32 split of rows stored contiguously (column_stride 1, rows 16-byte aligned): nothing to transpose, so each
+// thread splits four values at a time straight from src into both halves (rows of dst padded to 4 floats, so the
+// last group of a row writes into the padding). Blocks take rows with a grid stride.
+constexpr int kSplitThreads = 256;
+
+__global__ void __launch_bounds__(kSplitThreads)
+    split_rows_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t ld_src, float* __restrict__ big,
+                      float* __restrict__ small, int* __restrict__ row_flags, int64_t ld_dst) {
+    const int64_t groups = (cols + 3) / 4;
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        bool nonfinite = false;
+        for (int64_t q = threadIdx.x; q < groups; q += kSplitThreads) {
+            const int64_t c = 4 * q;
+            float x[4];
+            if (c + 4 <= cols) {
+                const float4 v = *reinterpret_cast<const float4*>(src + r * ld_src + c);
+                x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+            } else {
+#pragma unroll
+                for (int i = 0; i < 4; ++i) x[i] = c + i < cols ? src[r * ld_src + c + i] : 0.0f;
+            }
+            uint32_t b[4], s[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const Tf32Split parts = split_tf32(x[i]);
+                b[i] = parts.big, s[i] = parts.small;
+                nonfinite |= !isfinite(x[i]);
+            }
+            *reinterpret_cast<uint4*>(big + r * ld_dst + c) = make_uint4(b[0], b[1], b[2], b[3]);
+            *reinterpret_cast<uint4*>(small + r * ld_dst + c) = make_uint4(s[0], s[1], s[2], s[3]);
+        }
+        if (nonfinite) row_flags[r] = 1;
+    }
+}
+
 constexpr int kScaleThreads = 256;
 
 __global__ void __launch_bounds__(kScaleThreads)
@@ -92,6 +127,12 @@ mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t ro
 mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
                                    int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
                                    cudaStream_t stream) {
+    if (column_stride == 1 && rows_aligned16(src, row_stride) && ld_dst % 4 == 0) {
+        if (rows == 0 || cols == 0) return MM_OK;
+        split_rows_kernel<<<unsigned(std::min<int64_t>(rows, 65535)), kSplitThreads, 0, stream>>>(
+            src, rows, cols, row_stride, big, small, row_flags, ld_dst);
+        return mm_check_launch("splitting an operand");
+    }
     return launch_gather_of<Values::kTf32Split>(src, rows, cols, row_stride, column_stride, big, small, row_flags,
                                                 ld_dst, stream);
 }

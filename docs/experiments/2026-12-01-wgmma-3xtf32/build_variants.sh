@@ -7,6 +7,7 @@
 #   promote-KT   kPromoteKTiles = KT (promotion every 32 * KT of K)
 #   pass-KT      kPassKTiles = KT (every MMA retired every KT K tiles)
 #   4xtf32       the small*small product too, issued first into each chunk
+#   skip-a, skip-b  diagnostic, wrong results: A's (B's) split gather skipped
 #   kernel-only  diagnostic, wrong results: the split gathers, the flags' memset and the fix-up skipped (the kernel's
 #                time alone)
 set -euo pipefail
@@ -21,6 +22,8 @@ edit_of() {  # a python expression over the source text `s`
     kernel-only) echo "s.replace('MM_TRY(gemm::launch_tf32_split_gather(', 'if (false) MM_TRY(gemm::launch_tf32_split_gather(').replace(
         'MM_TRY(mm_check_cuda(cudaMemsetAsync(', 'if (false) MM_TRY(mm_check_cuda(cudaMemsetAsync(').replace(
         'return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);', '(void)b_column_flags; return MM_OK;')" ;;
+    skip-a) echo "s.replace('MM_TRY(gemm::launch_tf32_split_gather(g.A,', 'if (false) MM_TRY(gemm::launch_tf32_split_gather(g.A,')" ;;
+    skip-b) echo "s.replace('MM_TRY(gemm::launch_tf32_split_gather(g.B,', 'if (false) MM_TRY(gemm::launch_tf32_split_gather(g.B,')" ;;
     *) echo "unknown variant $1" >&2; exit 2 ;;
     esac
 }
