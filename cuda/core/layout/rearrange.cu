@@ -18,7 +18,7 @@ constexpr int kTile = 64, kRowsPerPass = 4;
 // What a gather writes of each value: the value, its TF32 rounding, or its TF32 split (big to dst, small to dst2).
 enum class Values { kExact, kTf32, kTf32Split };
 
-// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid.
+// Blocks walk the tiles with a grid stride, so any shape fits the grid.
 template <Values kValues>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     gather_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
@@ -26,9 +26,13 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
                   int64_t ld_dst) {
     __shared__ float tile[kTile][kTile + 1];
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
-    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const int64_t r0 = t / column_tiles * kTile, c0 = t % column_tiles * kTile;
+    const int64_t row_tiles = (rows + kTile - 1) / kTile, column_tiles = (cols + kTile - 1) / kTile;
+    for (int64_t t = blockIdx.x; t < row_tiles * column_tiles; t += gridDim.x) {
+        // Diagonal order: blocks running together differ in both tile coordinates, so neither their reads nor their
+        // writes fall at one offset within rows a power-of-two stride apart (which concentrates them on a few
+        // memory channels).
+        const int64_t tile_row = t % row_tiles, tile_column = (t / row_tiles + tile_row) % column_tiles;
+        const int64_t r0 = tile_row * kTile, c0 = tile_column * kTile;
 #pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             // read_by_column: lanes walk r (unit stride in src); otherwise they walk c.
