@@ -14,12 +14,11 @@ namespace {
 // 64 x 4 threads per block, 16 passes per tile: each thread has 16 loads in flight, which a transposition over HBM
 // needs to come near copy bandwidth.
 constexpr int kTile = 64, kRowsPerPass = 4;
-constexpr int64_t kBandTiles = 16;
 
 // What a gather writes of each value: the value, its TF32 rounding, or its TF32 split (big to dst, small to dst2).
 enum class Values { kExact, kTf32, kTf32Split };
 
-// Blocks walk the tiles with a grid stride, so any shape fits the grid.
+// Blocks walk the tiles (row-major over column tiles) with a grid stride, so any shape fits the grid.
 template <Values kValues>
 __global__ void __launch_bounds__(kTile * kRowsPerPass)
     gather_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
@@ -27,17 +26,9 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
                   int64_t ld_dst) {
     __shared__ float tile[kTile][kTile + 1];
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t row_tiles = (rows + kTile - 1) / kTile, column_tiles = (cols + kTile - 1) / kTile;
-    for (int64_t t = blockIdx.x; t < row_tiles * column_tiles; t += gridDim.x) {
-        // Bands of kBandTiles tile rows, walked column by column: the blocks running together (about two
-        // thousand) cover a compact patch of tiles, so they touch few distinct pages of src and dst (each tile row
-        // or column of a 2^13-wide matrix is a 2 MiB span), where a row-major walk of tiles would spread one
-        // side's accesses over as many pages as there are blocks.
-        const int64_t band = t / (kBandTiles * column_tiles), first_row = band * kBandTiles;
-        const int64_t band_rows = row_tiles - first_row < kBandTiles ? row_tiles - first_row : kBandTiles;
-        const int64_t in_band = t - first_row * column_tiles;
-        const int64_t tile_row = first_row + in_band % band_rows, tile_column = in_band / band_rows;
-        const int64_t r0 = tile_row * kTile, c0 = tile_column * kTile;
+    const int64_t column_tiles = (cols + kTile - 1) / kTile, tiles = (rows + kTile - 1) / kTile * column_tiles;
+    for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const int64_t r0 = t / column_tiles * kTile, c0 = t % column_tiles * kTile;
 #pragma unroll
         for (int i = ty; i < kTile; i += kRowsPerPass) {
             // read_by_column: lanes walk r (unit stride in src); otherwise they walk c.
