@@ -44,6 +44,38 @@ def verify(names: list[str], shape: tuple[int, int, int], rng: np.random.Generat
     return errors
 
 
+# The accuracy table: every kernel on the same fresh uniform [-1, 1] inputs of 256 x K x 256 at these K, its error
+# beside cuBLAS fp32's (pedantic), so that the price of each arithmetic shows.
+ACCURACY_KS = (256, 1024, 4096, 16384, 65536)
+ACCURACY_MN = 256
+
+
+def accuracy_over_k(names: list[str], ks, rng: np.random.Generator) -> dict[str, dict[int, float]]:
+    errors: dict[str, dict[int, float]] = {name: {} for name in names}
+    for K in ks:
+        A = rng.uniform(-1, 1, (ACCURACY_MN, K)).astype(np.float32)
+        B = rng.uniform(-1, 1, (K, ACCURACY_MN)).astype(np.float32)
+        reference, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
+        for name in names:
+            print(f"  accuracy of {name} at K = {K} ...", file=sys.stderr, flush=True)
+            errors[name][K] = relative_error(run(name, A, B), reference, scale)
+    return errors
+
+
+def format_accuracy(errors: dict[str, dict[int, float]], baseline: str = "cublas") -> list[str]:
+    """One row per kernel: its error at each K and, where the baseline ran, the ratio to the baseline's."""
+    ks = sorted({K for by_k in errors.values() for K in by_k})
+    lines = [f"{'kernel':<14}" + "".join(f"{f'K={K}':>20}" for K in ks)]
+    for name, by_k in errors.items():
+        cells = []
+        for K in ks:
+            ratio = errors.get(baseline, {}).get(K)
+            cell = f"{by_k[K]:.2e}" + (f" ({by_k[K] / ratio:.2f}x)" if ratio else "")
+            cells.append(f"{cell:>20}")
+        lines.append(f"{name:<14}" + "".join(cells))
+    return lines
+
+
 def time_all(names: list[str], shapes, repetitions: int, log) -> list[dict]:
     rows = []
     for shape in shapes:
@@ -84,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kernels", nargs="+", help="kernels to run (default: all available)")
     parser.add_argument("--verify-size", type=parse_shape, default=(1024, 1024, 1024),
                         help="shape of the correctness check (default 1024)")
+    parser.add_argument("--accuracy-k", nargs="*", type=int, default=list(ACCURACY_KS),
+                        help=f"K of the accuracy table, {ACCURACY_MN} x K x {ACCURACY_MN} (default "
+                             f"{' '.join(map(str, ACCURACY_KS))}; none to leave it out)")
     parser.add_argument("--repetitions", type=int, default=10, help="timed rounds per measurement (median)")
     parser.add_argument("--json", help="also write the measurements to this JSON file")
     args = parser.parse_args(argv)
@@ -107,7 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     for name in skipped:
         print(f"Skipping {name}: not available here")
     started = time.perf_counter()
-    errors = verify(names, args.verify_size, np.random.default_rng(), print)
+    rng = np.random.default_rng()
+    errors = verify(names, args.verify_size, rng, print)
+    accuracy = accuracy_over_k(names, args.accuracy_k, rng)
+    if args.accuracy_k:
+        print(f"\nAccuracy over K: relative error at {ACCURACY_MN}xKx{ACCURACY_MN}, uniform [-1, 1] (the same inputs "
+              "for every kernel), and its ratio to cublas's (IEEE fp32, pedantic)")
+        for line in format_accuracy(accuracy):
+            print(line)
     print("\nTiming: CUDA events, median of rounds of back-to-back launches after warm-up, "
           "device-resident random inputs")
     rows = time_all(names, args.sizes, args.repetitions, print)
@@ -116,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"device": device.name, "errors": errors, "timings": rows}, handle, indent=1)
+            json.dump({"device": device.name, "errors": errors, "accuracy_over_k": accuracy, "timings": rows}, handle,
+                      indent=1)
     arithmetic = {info.name: info.arithmetic for info in kernels()}
     failed = [n for n, e in errors.items() if not e <= tolerance(arithmetic[n], args.verify_size[2])]
     if failed:

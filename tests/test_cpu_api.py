@@ -276,6 +276,15 @@ def test_fp32_tensor_kernels_are_held_to_the_fp32_tolerance_and_unknown_arithmet
         matmul_opt.tolerance("fp16", 64)
 
 
+def test_report_accuracy_table_gives_each_error_and_its_ratio_to_cublas():
+    from matmul_opt.report import format_accuracy
+
+    lines = format_accuracy({"cublas": {256: 2e-7, 4096: 4e-7}, "wgmma_3xtf32": {256: 1e-7, 4096: 6e-7}})
+    assert lines[0].split() == ["kernel", "K=256", "K=4096"]
+    assert lines[2].split() == ["wgmma_3xtf32", "1.00e-07", "(0.50x)", "6.00e-07", "(1.50x)"]
+    assert format_accuracy({"best": {256: 3e-7}})[1].split() == ["best", "3.00e-07"]  # no cublas row, no ratio
+
+
 def test_report_shape_parser():
     from matmul_opt.report import parse_shape
 

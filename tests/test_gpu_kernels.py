@@ -118,6 +118,25 @@ def test_nan_and_inf_propagate_as_in_numpy(info, rng):
     assert error <= matmul_opt.tolerance(info.arithmetic, 36), f"{info.name}: relative error {error:.3e}"
 
 
+# fp32 and fp32_tensor kernels: tf32 ones round values this close to the fp32 maximum up to Inf, as documented.
+FP32_ACCURATE = [info for info in KERNELS if info.arithmetic != "tf32"]
+
+
+@pytest.mark.parametrize("info", FP32_ACCURATE, ids=kernel_ids(FP32_ACCURATE))
+def test_values_near_the_fp32_maximum_give_the_fp32_product(info, rng):
+    """3.4025e38 rounds up past the fp32 maximum as TF32 (3xTF32's big part is Inf there); the products stay finite."""
+    if not available(info.name):
+        pytest.skip(f"{info.name} is not available on this machine")
+    A = rng.uniform(-0.25, 0.25, (40, 36)).astype(np.float32)
+    B = rng.uniform(-0.25, 0.25, (36, 44)).astype(np.float32)
+    A[5, 3], B[7, 11] = np.float32(3.4025e38), np.float32(-3.4025e38)
+    expected = A.astype(np.float64) @ B.astype(np.float64)
+    C = matmul_opt.run(info.name, A, B)
+    assert np.all(np.isfinite(C)), f"{info.name}: non-finite elements where the product is finite"
+    error = relative_error(C, expected)
+    assert error <= matmul_opt.tolerance(info.arithmetic, 36), f"{info.name}: relative error {error:.3e}"
+
+
 def test_k_zero_through_the_c_api_writes_zeros():
     lib = _library.library()
     C = np.full((3, 4), np.nan, dtype=np.float32)

@@ -1,37 +1,39 @@
-// wgmma_3xtf32: fp32 accuracy from TF32 tensor cores (3xTF32), on the persistent wgmma kernel of wgmma_tf32.
+// wgmma_3xtf32: fp32 accuracy from TF32 tensor cores (3xTF32), on the persistent warp-specialised wgmma kernel of
+// wgmma_tf32.
 //
 // Technique: each operand value x is split once into big = tf32(x) and small = tf32(x - big), both rounded to nearest
-// (core/mma/tf32_mma_sync.cuh, split_tf32): big + small is x to within 2^-22 |x|. The product is
-// big·big + big·small + small·big; the dropped small·small term is below 2^-22 of each product. A is split in the
-// consumers' registers as it is loaded; B is split by one gather over global memory before the kernel into two
-// K-major copies, big and small, which every stage brings in beside A. Each consumer warpgroup issues the three
-// wgmma m64n128k8 per k8 step into one accumulator set and, every kPromoteKTiles K tiles, retires them and adds
-// the set into a second, fp32 register total (promotion): the tensor cores' own accumulation loses precision over
-// long chains (measured in ../shared/h200-baseline.md's 3xTF32 section), a short chain on the tensor cores plus
-// fp32 adds outside them does not.
+// (core/mma/tf32_mma_sync.cuh, split_tf32), so big + small is x to within 2^-22 |x|. The product is
+// small·big + big·small + big·big, three wgmma per k8 step into one accumulator set; the dropped small·small term is
+// below 2^-22 of each product. Both operands are split before the kernel, each by one pass over global memory into
+// two K-major copies (core/layout/rearrange.h, launch_tf32_split_gather), so a stage brings four tiles (A big,
+// A small, B big, B small) and the wgmma read both operands from shared memory.
 //
-// Changes vs wgmma_tf32: three MMAs per step instead of one; A split instead of rounded; B split into two copies
-// instead of rounded into one; the promoted fp32 total; 128 x 128 tiles (the accumulators, the total and two sets
-// of big and small A fragments do not fit a 64 x 256 warpgroup tile); no producer warpgroup: ptxas compiles every
-// thread to the block's register cap at entry whatever setmaxnreg later gives (168 for 288 or 384 threads: a
-// 288-thread build spilled), and a consumer needs about 230 (64 accumulators, 64 for the total, 64 for the
-// fragments, the flags and addresses), so the block is the two consumer warpgroups alone
-// (cap 255) and their first thread issues the copies, refilling the stages both warpgroups gave back at the end
-// of each promotion chunk;
-// no K slices for accuracy (promotion bounds the chains).
+// Promotion: the tensor cores' own fp32 accumulation drops low bits at every step, so its error grows with the
+// length of the chain it sums, whatever the product terms. Each chunk of kPromoteKTiles K tiles therefore sums in one
+// of two accumulator sets, and the set of the chunk before is added into a third, fp32 register total (in the CUDA
+// cores, rounded to nearest) while the next chunk's MMAs run. A pass of kPassKTiles K tiles is straight-line code that
+// ends with every MMA retired: ptxas serialises every wgmma (C7514) when one set is read while the other's MMAs run
+// across a loop's back edge.
 //
-// Where the split loses accuracy: an |x| within half a TF32 step of the fp32 maximum rounds up to big = Inf
-// (small is 0 there), and an |x| near the fp32 underflow threshold has a small part below the smallest subnormal,
-// lost, so such an x counts as big alone (TF32 accuracy). Inf does not survive the split (Inf * b becomes
-// Inf * big(b) + Inf * small(b), whose signs may differ): the rows of A and columns of B that hold an Inf or NaN are
-// flagged (A's by the consumers as they load it, B's by the gather) and their rows and columns of C recomputed in
-// plain fp32 afterwards (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy.
+// Changes vs wgmma_tf32: three MMAs per step instead of one; A split and read from shared memory instead of rounded
+// in registers (two split register sets would not fit beside three accumulator sets); B split into two copies instead
+// of rounded into one; the two accumulator sets and the total (3 x 64 registers per consumer thread), hence 64 x 128
+// warpgroup tiles; 3 stages of 64 KiB; no K slices for accuracy (promotion bounds every chain).
 //
-// Tile: 128 x 128 x 32, 4 stages of 48 KiB (A, B big, B small, 16 KiB each), 256 threads (two consumer
-// warpgroups; thread 0 also issues the copies), one block per SM, promotion every kPromoteKTiles = 2 K tiles (64 K).
+// Where the split loses accuracy: an |x| near the fp32 underflow threshold has a small part below the smallest
+// subnormal, which is lost, so such an x counts as big alone (TF32 accuracy, relative to that tiny x). An |x| within
+// half a TF32 step of the fp32 maximum rounds up to big = Inf, and Inf does not survive the split (Inf * b becomes
+// Inf * big(b) + Inf * small(b), whose signs may differ): the split passes flag the rows of A and columns of B where a
+// big part is not finite (an Inf or NaN, or that overflow), and those rows and columns of C are recomputed in plain
+// fp32 afterwards (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum
+// as in fp32.
 //
-// NOT YET RUN ON A GPU: it compiles (HGMMA.64x128x8.F32.TF32, no spills); correctness, accuracy and speed are
-// unmeasured.
+// What limits it: the two split passes, which move 3 x (M + N) x K x 4 bytes for 6 x M x N x K tensor FLOP, and the
+// drain at the end of each pass.
+//
+// Tile: 128 x 128 x 32, 3 stages of 64 KiB (four 16 KiB tiles), 384 threads (one producer warpgroup, of which one
+// thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232), one block per SM; promotion every
+// kPromoteKTiles = 1 K tile (32 K), passes of kPassKTiles = 4 K tiles.
 #include <type_traits>
 
 #include "core/copy/bulk_tensor.cuh"

@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
                 const Tf32Split parts = split_tf32(x);
                 dst[r * ld_dst + c] = __uint_as_float(parts.big);
                 dst2[r * ld_dst + c] = __uint_as_float(parts.small);
-                if (!isfinite(x)) row_flags[r] = 1;
+                if (!isfinite(__uint_as_float(parts.big))) row_flags[r] = 1;  // x Inf or NaN, or big overflowed
             } else {
                 dst[r * ld_dst + c] = kValues == Values::kTf32 ? __uint_as_float(to_tf32(x)) : x;
             }
@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(kSplitThreads)
             for (int i = 0; i < 4; ++i) {
                 const Tf32Split parts = split_tf32(x[i]);
                 b[i] = parts.big, s[i] = parts.small;
-                nonfinite |= !isfinite(x[i]);
+                nonfinite |= !isfinite(__uint_as_float(parts.big));
             }
             *reinterpret_cast<uint4*>(big + r * ld_dst + c) = make_uint4(b[0], b[1], b[2], b[3]);
             *reinterpret_cast<uint4*>(small + r * ld_dst + c) = make_uint4(s[0], s[1], s[2], s[3]);

@@ -25,7 +25,8 @@ mm_status k_major_a(const GemmArgs& g, DeviceBuffer& workspace, GemmArgs* k, cud
 
 // The same gather writing each value's TF32 split (core/mma/tf32_mma_sync.cuh, split_tf32): its big part to `big`,
 // its small part to `small`, both rows x cols with leading dimension ld_dst; row_flags[r] is set to 1 for every
-// row r holding an Inf or NaN (and left as it was otherwise).
+// row r holding a value whose big part is not finite (an Inf or NaN, or a value that rounds up past the fp32
+// maximum) and left as it was otherwise.
 mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
                                    int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
                                    cudaStream_t stream);
