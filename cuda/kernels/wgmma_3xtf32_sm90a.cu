@@ -20,16 +20,16 @@
 // of rounded into one; the two accumulator sets and the total (3 x 64 registers per consumer thread), hence 64 x 128
 // warpgroup tiles; 3 stages of 64 KiB; no K slices for accuracy (promotion bounds every chain).
 //
-// Where the split loses accuracy: an |x| near the fp32 underflow threshold has a small part below the smallest
-// subnormal, which is lost, so such an x counts as big alone (TF32 accuracy, relative to that tiny x). An |x| within
-// half a TF32 step of the fp32 maximum rounds up to big = Inf, and Inf does not survive the split (Inf * b becomes
-// Inf * big(b) + Inf * small(b), whose signs may differ): the split passes flag the rows of A and columns of B where a
-// big part is not finite (an Inf or NaN, or that overflow), and those rows and columns of C are recomputed in plain
-// fp32 afterwards (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum
-// as in fp32.
+// Where the split loses accuracy (from the formats; the tests cover the overflow side only): below |x| of about
+// 2^-115 the small part (at most 2^-11 |x|) falls among the fp32 subnormals and keeps fewer bits, and below about
+// 2^-139 it is 0, so such an x counts at TF32 accuracy. An |x| within half a TF32 step of the fp32 maximum rounds up
+// to big = Inf, and Inf does not survive the split (Inf * b becomes Inf * big(b) + Inf * small(b), whose signs may
+// differ): the split passes flag the rows of A and columns of B where a big part is not finite (an Inf or NaN, or
+// that overflow), and those rows and columns of C are recomputed in plain fp32 afterwards
+// (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum as in fp32.
 //
-// What limits it: the two split passes, which move 3 x (M + N) x K x 4 bytes for 6 x M x N x K tensor FLOP, and the
-// drain at the end of each pass.
+// What limits it: the two split passes, which move 3 x (M + N) x K x 4 bytes for 6 x M x N x K tensor FLOP
+// (measured in docs/experiments/2026-12-01-wgmma-3xtf32.md).
 //
 // Tile: 128 x 128 x 32, 3 stages of 64 KiB (four 16 KiB tiles), 384 threads (one producer warpgroup, of which one
 // thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232), one block per SM; promotion every

@@ -91,7 +91,8 @@ __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtenso
 }
 
 template <bool kAligned>
-__device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out, int consumer_index) {
+__device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
+                                         int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
@@ -176,7 +177,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 template <bool kAligned>
-mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out, cudaStream_t stream) {
+mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
+                        cudaStream_t stream) {
     constexpr auto kernel = &wgmma_tf32_kernel<kAligned>;
     CUtensorMap a_map, b_map;
     MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
@@ -203,8 +205,11 @@ mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_o
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
-    const bool b_t = g.op_b == MM_OP_T;
-    MM_TRY(gemm::k_major_a(g, a_rows, &k, stream));  // its rounding happens in registers
+    const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
+    // A as stored when the copy engine takes it (its rounding happens in registers), else gathered K-major.
+    if (!a_n || !rows_aligned16(g.A, g.lda))
+        MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
+                                   "the K-major copy of A", &k.A, &k.lda, stream));
     // B always passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass
     // would cost more than this one over global memory, and TF32 wgmma needs it K-major.
     MM_TRY(gemm::gathered_copy(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, true, b_rows,

@@ -1,6 +1,7 @@
 // The non-finite fix-up (host interface; the kernel is in nonfinite_fixup.cu): for kernels whose arithmetic cannot
 // carry Inf as IEEE fp32 does (the 3xTF32 split turns Inf * x into Inf * big + Inf * small, whose signs may differ),
-// the rows and columns of C that an Inf or NaN of op(A) or op(B) reaches are recomputed as plain fp32 dot products.
+// the rows and columns of C that a flagged row of op(A) or column of op(B) reaches (one the kernel cannot carry: an
+// Inf, a NaN, or for the split a value that rounds past the fp32 maximum) are recomputed as plain fp32 dot products.
 #pragma once
 
 #include "core/problem.h"

@@ -148,13 +148,6 @@ mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t ro
     return MM_OK;
 }
 
-mm_status k_major_a(const GemmArgs& g, DeviceBuffer& workspace, GemmArgs* k, cudaStream_t stream) {
-    const bool a_n = g.op_a == MM_OP_N;
-    if (a_n && rows_aligned16(g.A, g.lda)) return MM_OK;
-    return gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, workspace, "the K-major copy of A",
-                         &k->A, &k->lda, stream);
-}
-
 mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
                           const char* what, const float** out, int64_t* ld_out, cudaStream_t stream) {
     return gathered_copy(X, rows, cols, 1, ld, false, workspace, what, out, ld_out, stream);

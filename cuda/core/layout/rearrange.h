@@ -19,10 +19,6 @@ mm_status gathered_copy(const float* src, int64_t rows, int64_t cols, int64_t ro
                         bool round_to_tf32, DeviceBuffer& workspace, const char* what, const float** out,
                         int64_t* ld_out, cudaStream_t stream);
 
-// op(A) of g (M x K) as a bulk tensor copy takes it (row-major, K along the rows, rows 16-byte aligned) in k->A and
-// k->lda: A itself when stored so, else gathered into `workspace` (allocated on `stream`).
-mm_status k_major_a(const GemmArgs& g, DeviceBuffer& workspace, GemmArgs* k, cudaStream_t stream);
-
 // The same gather writing each value's TF32 split (core/mma/tf32_mma_sync.cuh, split_tf32): its big part to `big`,
 // its small part to `small`, both rows x cols with leading dimension ld_dst; row_flags[r] is set to 1 for every
 // row r holding a value whose big part is not finite (an Inf or NaN, or a value that rounds up past the fp32
