@@ -118,6 +118,29 @@ def test_nan_and_inf_propagate_as_in_numpy(info, rng):
     assert error <= matmul_opt.tolerance(info.arithmetic, 36), f"{info.name}: relative error {error:.3e}"
 
 
+# The tf32 rungs round every input to nearest (cvt.rna) before the tensor cores see it, so their error stays within
+# 1.1x cuBLAS TF32's on the same inputs, in every layout (a truncated operand, which is what the tensor cores make of
+# raw fp32 in shared memory, gives about 1.6x).
+TF32_RUNGS = [info for info in KERNELS if info.arithmetic == "tf32" and not info.name.startswith("cublas")]
+
+
+@pytest.mark.parametrize("K", [256, 4096])
+@pytest.mark.parametrize("ops", ["NN", "NT", "TN", "TT"])
+@pytest.mark.parametrize("info", TF32_RUNGS, ids=kernel_ids(TF32_RUNGS))
+def test_tf32_rungs_are_as_accurate_as_cublas_tf32(info, ops, K, rng):
+    if not (available(info.name) and available("cublas_tf32")):
+        pytest.skip(f"{info.name} or cublas_tf32 is not available on this machine")
+    M = N = 256
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    reference = A.astype(np.float64) @ B.astype(np.float64)
+    A_in = np.asfortranarray(A) if ops[0] == "T" else A  # Fortran order: the kernel reads op(A) = T
+    B_in = np.asfortranarray(B) if ops[1] == "T" else B
+    error = relative_error(matmul_opt.run(info.name, A_in, B_in), reference)
+    cublas_error = relative_error(matmul_opt.run("cublas_tf32", A, B), reference)
+    assert error <= 1.1 * cublas_error, f"{info.name} {ops}: {error:.3e} against cuBLAS TF32's {cublas_error:.3e}"
+
+
 # fp32 and fp32_tensor kernels: tf32 ones round values this close to the fp32 maximum up to Inf, as documented.
 FP32_ACCURATE = [info for info in KERNELS if info.arithmetic != "tf32"]
 

@@ -9,11 +9,15 @@
 // A small, B big, B small) and the wgmma read both operands from shared memory.
 //
 // Promotion: the tensor cores' own fp32 accumulation drops low bits at every step, so its error grows with the
-// length of the chain it sums, whatever the product terms. Each chunk of kPromoteKTiles K tiles therefore sums in one
-// of two accumulator sets, and the set of the chunk before is added into a third, fp32 register total (in the CUDA
+// length of the chain it sums, whatever the product terms. Each chunk of kPromoteK of K therefore sums in one of two
+// accumulator sets, and the set of the chunk before is added into a third, fp32 register total (in the CUDA
 // cores, rounded to nearest) while the next chunk's MMAs run. A pass of kPassKTiles K tiles is straight-line code that
 // ends with every MMA retired: ptxas serialises every wgmma (C7514) when one set is read while the other's MMAs run
 // across a loop's back edge.
+// The chunk is 16 of K below K = 4096 and 32 from there on. The error a chunk adds grows with its length, so the
+// short chunk is the more accurate, and it is what keeps a short product within SGEMM's error, which is smallest
+// there; but it doubles the total's adds, and on a GPU held at its power limit by a long product those adds cost
+// speed. From K = 4096 on, SGEMM's own error has grown past the long chunk's.
 //
 // Changes vs wgmma_tf32: three MMAs per step instead of one; A split and read from shared memory instead of rounded
 // in registers (two split register sets would not fit beside three accumulator sets); B split into two copies instead
@@ -28,12 +32,13 @@
 // that overflow), and those rows and columns of C are recomputed in plain fp32 afterwards
 // (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum as in fp32.
 //
-// What limits it: the two split passes, which move 3 x (M + N) x K x 4 bytes for 6 x M x N x K tensor FLOP
-// (measured in docs/experiments/2026-12-01-wgmma-3xtf32.md).
+// What limits it: the power limit, which three MMAs per step reach on large products (the clock drops), and the two
+// split passes, which move 3 x (M + N) x K x 4 bytes for 6 x M x N x K tensor FLOP (measured in
+// docs/experiments/2026-12-01-wgmma-3xtf32.md and docs/experiments/2026-12-01-operand-passes.md).
 //
 // Tile: 128 x 128 x 32, 3 stages of 64 KiB (four 16 KiB tiles), 384 threads (one producer warpgroup, of which one
 // thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232), one block per SM; promotion every
-// kPromoteKTiles = 1 K tile (32 K), passes of kPassKTiles = 4 K tiles.
+// 16 or 32 of K (kShortPromoteK, kLongPromoteK: half a K tile or one), passes of kPassKTiles = 4 K tiles.
 #include <type_traits>
 
 #include "core/copy/bulk_tensor.cuh"
@@ -53,11 +58,16 @@
 namespace {
 
 constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 3;
-constexpr int kPromoteKTiles = 1;  // K tiles per promotion chunk (32 K)
+// K per promotion chunk (a multiple of 8 dividing kBK, or a multiple of kBK): the short chunk where K is below
+// kLongK, the long one from there on (see the header).
+constexpr int kShortPromoteK = 16, kLongPromoteK = 32, kLongK = 4096;
 // K tiles per pass of the main loop, straight-line code that ends with every MMA retired: ptxas serialises every
 // wgmma (C7514) when one set's accumulators are read while the other's MMAs run across a loop's back edge.
 constexpr int kPassKTiles = 4;
-static_assert(kPassKTiles % kPromoteKTiles == 0, "whole chunks per pass");
+template <int kPromoteK>
+constexpr bool whole_chunks = kPromoteK % 8 == 0 && (kBK % kPromoteK == 0 || kPromoteK % kBK == 0) &&
+                              kPassKTiles * kBK % kPromoteK == 0;  // chunks of whole k8 steps, whole chunks per pass
+static_assert(whole_chunks<kShortPromoteK> && whole_chunks<kLongPromoteK>, "promotion intervals");
 constexpr int kConsumers = 2;      // warpgroups, 64 rows of the tile each
 constexpr int kThreads = 128 * (kConsumers + 1);  // and one producer warpgroup, of which one thread works
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
@@ -105,76 +115,89 @@ __device__ __forceinline__ void producer(const Maps* maps, Storage& st, const ge
     }
 }
 
-template <bool kAligned>
+template <bool kAligned, int kPromoteK>
 __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
                                          int consumer_index) {
-    constexpr int kSteps = kBK / gemm::kWgmmaK;
+    constexpr int kSteps = kBK / gemm::kWgmmaK, kChunkSteps = kPromoteK / gemm::kWgmmaK;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     Ring r;
     // Chunk c of a pass accumulates in acc[c % 2] while chunk c - 1's set is added into the total.
     float acc[2][kAccumulators], total[kAccumulators];
     for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
         const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
-        int retiring = -1;  // the stage whose MMAs the next wait retires
-        const auto release = [&](int stage) {
-            if (stage >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[stage]));
+        Ring giving_back = r;  // the stage the next release gives back: K tiles retire in order
+        const auto release_next = [&] {
+            if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[giving_back.stage]));
+            giving_back.advance();
         };
         const auto add_into_total = [&](const float(&set)[kAccumulators]) {
 #pragma unroll
             for (int i = 0; i < kAccumulators; ++i) total[i] += set[i];
         };
-        // The next K tile into acc[kSet]: its 3 x 4 MMAs issued, then the previous tile's retired and their stage
-        // given back. kFirst: the tile opens a chunk, so its first MMA overwrites the set; kAddPrevious: the
-        // previous tile closed a chunk of this pass, whose set (the other) goes into the total once retired.
-        const auto step = [&](auto set, auto first, auto add_previous) {
-            constexpr int kSet = decltype(set)::value;
-            gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
-            const uint32_t a_big = gemm::smem_addr(st.tile[r.stage][kABig]) + consumer_index * kWarpgroupRowsBytes;
-            const uint32_t a_small = gemm::smem_addr(st.tile[r.stage][kASmall]) + consumer_index * kWarpgroupRowsBytes;
-            const uint32_t b_big = gemm::smem_addr(st.tile[r.stage][kBBig]);
-            const uint32_t b_small = gemm::smem_addr(st.tile[r.stage][kBSmall]);
-            gemm::wgmma_hold(acc[kSet]);
-            gemm::wgmma_fence();
-#pragma unroll
-            for (int k8 = 0; k8 < kSteps; ++k8) {  // 8 floats = 32 bytes further along the swizzled rows
-                const int step_bytes = 32 * k8;
-                const uint64_t bb = gemm::sw128_k_major_descriptor(b_big + step_bytes);
-                const uint64_t ab = gemm::sw128_k_major_descriptor(a_big + step_bytes);
-                gemm::wgmma_m64n128k8_tf32(acc[kSet], gemm::sw128_k_major_descriptor(a_small + step_bytes), bb,
-                                           !decltype(first)::value || k8 > 0);
-                gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, gemm::sw128_k_major_descriptor(b_small + step_bytes), true);
-                gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, bb, true);
-            }
-            gemm::wgmma_commit();
-            gemm::wgmma_wait<1>();
-            gemm::wgmma_hold(acc[kSet]);
-            release(retiring);
-            retiring = r.stage;
-            r.advance();
-            if constexpr (decltype(add_previous)::value) add_into_total(acc[1 - kSet]);
-        };
-        // kTiles K tiles in chunks of kChunk, ending with every MMA retired and the last chunk in the total.
+        // kTiles K tiles, their k8 steps in chunks of kChunk steps (chunk c in acc[c % 2]), ending with every MMA
+        // retired and the last chunk in the total. The MMAs are committed in groups that end where a tile or a chunk
+        // ends; after each group is issued the one before it is retired, and what it ended is settled: a chunk goes
+        // into the total (the group in flight fills the other set), a tile's stage goes back to the producer.
         const auto pass = [&](auto tiles, auto chunk) {
             constexpr int kTiles = decltype(tiles)::value, kChunk = decltype(chunk)::value;
+            constexpr auto ends_tile = [](int g) { return (g + 1) % kSteps == 0; };
+            constexpr auto ends_chunk = [](int g) { return (g + 1) % kChunk == 0; };
+            constexpr auto previous_group_end = [ends_tile, ends_chunk](int g) {
+                for (int p = g - 1; p >= 0; --p)
+                    if (ends_tile(p) || ends_chunk(p)) return p;
+                return -1;
+            };
             gemm::static_for<0, kTiles>([&](auto i) {
                 constexpr int kI = decltype(i)::value;
-                step(std::integral_constant<int, kI / kChunk % 2>{}, std::bool_constant<kI % kChunk == 0>{},
-                     std::bool_constant<(kI % kChunk == 0 && kI > 0)>{});
+                gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
+                const uint32_t rows = consumer_index * kWarpgroupRowsBytes;
+                const uint32_t a_big = gemm::smem_addr(st.tile[r.stage][kABig]) + rows;
+                const uint32_t a_small = gemm::smem_addr(st.tile[r.stage][kASmall]) + rows;
+                const uint32_t b_big = gemm::smem_addr(st.tile[r.stage][kBBig]);
+                const uint32_t b_small = gemm::smem_addr(st.tile[r.stage][kBSmall]);
+                gemm::static_for<0, kSteps>([&](auto k8) {
+                    constexpr int kK8 = decltype(k8)::value, kG = kI * kSteps + kK8, kSet = kG / kChunk % 2;
+                    constexpr int kPrevious = previous_group_end(kG);
+                    if constexpr (kPrevious == kG - 1) {  // the step opens a group
+                        // Both sets pinned here: holding only this group's let ptxas copy the total away from its
+                        // registers around a mid-tile wait, and spill.
+                        gemm::wgmma_hold(acc[0]);
+                        gemm::wgmma_hold(acc[1]);
+                        gemm::wgmma_fence();
+                    }
+                    const int step_bytes = 32 * kK8;  // 8 floats further along the swizzled rows
+                    const uint64_t bb = gemm::sw128_k_major_descriptor(b_big + step_bytes);
+                    const uint64_t ab = gemm::sw128_k_major_descriptor(a_big + step_bytes);
+                    gemm::wgmma_m64n128k8_tf32(acc[kSet], gemm::sw128_k_major_descriptor(a_small + step_bytes), bb,
+                                               kG % kChunk > 0);  // a chunk's first MMA overwrites its set
+                    gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, gemm::sw128_k_major_descriptor(b_small + step_bytes),
+                                               true);
+                    gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, bb, true);
+                    if constexpr (ends_tile(kG) || ends_chunk(kG)) {
+                        gemm::wgmma_commit();
+                        if constexpr (kPrevious >= 0) {
+                            gemm::wgmma_wait<1>();
+                            gemm::wgmma_hold(acc[kSet]);
+                            if constexpr (ends_chunk(kPrevious)) add_into_total(acc[1 - kSet]);
+                            if constexpr (ends_tile(kPrevious)) release_next();
+                        }
+                    }
+                });
+                r.advance();
             });
             gemm::wgmma_wait<0>();
             gemm::wgmma_hold(acc[0]);
             gemm::wgmma_hold(acc[1]);
-            release(retiring);
-            retiring = -1;
-            add_into_total(acc[(kTiles - 1) / kChunk % 2]);
+            add_into_total(acc[(kTiles * kSteps - 1) / kChunk % 2]);
+            release_next();
         };
 #pragma unroll
         for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
         int kt = 0;
         for (; kt + kPassKTiles <= w.ktiles; kt += kPassKTiles)
-            pass(std::integral_constant<int, kPassKTiles>{}, std::integral_constant<int, kPromoteKTiles>{});
-        for (; kt < w.ktiles; ++kt)  // the K tiles short of a whole pass, each a chunk of its own
-            pass(std::integral_constant<int, 1>{}, std::integral_constant<int, 1>{});
+            pass(std::integral_constant<int, kPassKTiles>{}, std::integral_constant<int, kChunkSteps>{});
+        for (; kt < w.ktiles; ++kt)  // the K tiles short of a whole pass, each in chunks of at most itself
+            pass(std::integral_constant<int, 1>{}, std::integral_constant<int, (kChunkSteps < kSteps ? kChunkSteps : kSteps)>{});
 
         float* const C = out.base + int64_t(w.slice) * out.slice_stride;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
@@ -186,7 +209,7 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
     }
 }
 
-template <bool kAligned>
+template <bool kAligned, int kPromoteK>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s) {
     extern __shared__ uint8_t smem_raw[];
@@ -206,17 +229,17 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (threadIdx.x == 0) producer(&maps, st, s);
     } else {
         gemm::warpgroup_claim_registers<kConsumerRegisters>();
-        consumer<kAligned>(st, s, out, int(threadIdx.x) / 128 - 1);
+        consumer<kAligned, kPromoteK>(st, s, out, int(threadIdx.x) / 128 - 1);
     }
 }
 
 // g's A and B are the big parts, M x K and N x K; each small part follows its big part in the same allocation.
 const float* small_part(const float* big, int rows, int64_t ld) { return big + int64_t(rows) * ld; }
 
-template <bool kAligned>
+template <bool kAligned, int kPromoteK>
 mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
                         cudaStream_t stream) {
-    constexpr auto kernel = &wgmma_3xtf32_kernel<kAligned>;
+    constexpr auto kernel = &wgmma_3xtf32_kernel<kAligned, kPromoteK>;
     Maps maps;
     const gemm::BlockShape tile{kBM, kBN, kBK};
     MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, tile, &maps.part[kABig], &maps.part[kBBig]));
@@ -229,15 +252,16 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
 }
 
 // The kernel over K slices (a gemm::SliceLauncher).
+template <int kPromoteK>
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
     return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
+                                       return launch_kernel<decltype(aligned)::value, kPromoteK>(g, s, blocks, out, stream);
                                    });
 }
 
-constexpr auto kRowMajorKernel = &wgmma_3xtf32_kernel<false>;
+constexpr auto kRowMajorKernel = &wgmma_3xtf32_kernel<false, kLongPromoteK>;
 
 }  // namespace
 
@@ -273,6 +297,7 @@ mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    MM_TRY(gemm::run_split_k(k, gemm::choose_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream));
+    const gemm::SliceLauncher launch = g.K < kLongK ? &launch_slices<kShortPromoteK> : &launch_slices<kLongPromoteK>;
+    MM_TRY(gemm::run_split_k(k, gemm::choose_splits(tiles, g.K, sms, 1), kBK, launch, stream));
     return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);
 }

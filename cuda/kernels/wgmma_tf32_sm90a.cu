@@ -5,7 +5,7 @@
 // instead of block barriers:
 //   - a producer warp, of which one thread issues the bulk tensor copies (TMA) of each K tile of 32: the A tile and
 //     the B tile into one of four 48 KiB stages, 128-byte swizzled, completing on the stage's "full" barrier;
-//   - two consumer warpgroups that only compute: each loads its 64 rows of the A tile with ldmatrix, rounds them to
+//   - two consumer warpgroups that only compute: each loads its 64 rows of the A tile (see Layouts), rounds them to
 //     TF32 in registers and issues wgmma.mma_async m64n256k8 with A from registers and B from shared memory
 //     (core/mma/wgmma_tf32.cuh), keeping one K tile's MMAs in flight while it prepares the next, and gives each
 //     stage back on its "empty" barrier once the MMAs that read it retire.
@@ -13,13 +13,21 @@
 // fragments per consumer thread. The epilogue writes the accumulators straight from registers to C (float2 stores,
 // which the warps do not wait for) while the producer already fills the stages of the block's next tile.
 //
-// B: TF32 wgmma reads B from shared memory K-major only (the transposed form is for 16-bit types), and reads raw
-// fp32 from shared memory by truncation, so B must be both K-major and rounded before the tensor cores see it. The
-// launcher does both in one pass over global memory first (a rounding gather, core/layout/rearrange.h), 2 x K x N x 4
-// bytes: measured on the H200 this costs less than a pass in shared memory inside the pipeline, where warps that
-// transposed and rounded each landed tile held the kernel to well under half its speed (docs/experiments/
-// 2026-12-01-wgmma-tf32.md). A stored K x M (op_a = T) or with rows the copy engine cannot address is gathered
-// K-major first; its rounding stays in registers.
+// Layouts: TF32 wgmma reads its shared-memory operand K-major only (the transposed form is for 16-bit types) and
+// as raw fp32, by truncation, while the consumers load and round the register operand themselves, in any order. So
+// the operand that is not K-major goes into registers, and the one in shared memory passes once through a rounding
+// copy over global memory first (core/layout/rearrange.h):
+//   - B stored K x N (op_b = N) with rows the copy engine takes, and A no larger than B or stored K x M: the kernel
+//     computes C's transpose, B^T·A^T. B^T is the register operand, brought as stored in MN-major boxes of 32
+//     columns, 128-byte swizzled, whose fragments the consumers read with scalar shared loads; A^T is the
+//     shared-memory operand, for which A is rounded (a copy of contiguous rows when stored M x K); the epilogue
+//     writes each accumulator pair to its transposed place in C.
+//   - otherwise A is the register operand, read with ldmatrix (as stored when the copy engine takes it, else gathered
+//     K-major first), and B is made K-major and rounded (a transposing gather when stored K x N).
+// Rounding A's tiles in shared memory instead, by the producer warpgroup's idle warps, held the kernel to half its
+// speed; leaving them unrounded (truncated by the tensor cores) gave 1.6x cuBLAS TF32's error; a pass in shared
+// memory that transposed and rounded B was slower still (docs/experiments/2026-12-01-operand-passes.md,
+// 2026-12-01-wgmma-tf32.md).
 //
 // Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
 // (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within
@@ -27,13 +35,14 @@
 //
 // Changes vs mma_tf32: warpgroup MMAs with B read by the tensor cores from shared memory instead of warp MMAs from
 // register fragments; TMA copies on an mbarrier ring instead of cp.async; a producer warp and consumer warpgroups
-// instead of warps that all copy and compute; a persistent grid; B rounded and made K-major once, before the kernel.
+// instead of warps that all copy and compute; a persistent grid; one rounding pass over A or B before the kernel.
 //
 // Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
 // one thread works, and two consumer warpgroups), one block per SM.
 //
-// What limits it: the pass over B before the kernel, which moves 2 x K x N x 4 bytes for 2 x M x N x K FLOP, so its
-// share grows as M shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md).
+// What limits it: the rounding pass before the kernel, which moves 2 x K x (M or N) x 4 bytes for 2 x M x N x K
+// FLOP, so its share grows as the other dimension shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md and
+// docs/experiments/2026-12-01-operand-passes.md).
 #include "core/copy/bulk_tensor.cuh"
 #include "core/copy/cp_async.cuh"
 #include "core/copy/tensor_map.h"
@@ -57,6 +66,7 @@ constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
 constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
 constexpr int kSwizzleAtomBytes = 1024;  // tiles start on swizzle-atom boundaries
+constexpr int kMnBoxBytes = 32 * kBK * int(sizeof(float));  // an MN-major box: kBK rows of 32 floats
 
 static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
 static_assert(kBM == 64 * kConsumers, "each consumer warpgroup owns 64 rows and every column");
@@ -75,6 +85,9 @@ static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
 using Ring = gemm::RingPosition<kStages>;
 
+// kTransposed: the kernel computes C's transpose, and its register operand (B, stored K x N) comes in kBM / 32
+// boxes of 32 columns (the MN-major form, core/copy/tensor_map.h) instead of one K-major box.
+template <bool kTransposed>
 __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, Storage& st,
                                          const gemm::PersistentSchedule& s) {
     Ring r;
@@ -84,19 +97,53 @@ __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtenso
             gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);  // the first pass finds it free
             const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
             gemm::mbarrier_arrive_expect_tx(full, kABytes + kBBytes);
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), a_map, full, kt * kBK, w.m0);
+            if constexpr (kTransposed) {
+#pragma unroll
+                for (int box = 0; box < kBM / 32; ++box)
+                    gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]) + box * kMnBoxBytes, a_map, full,
+                                              w.m0 + 32 * box, kt * kBK);
+            } else {
+                gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), a_map, full, kt * kBK, w.m0);
+            }
             gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[r.stage]), b_map, full, kt * kBK, w.n0);
         }
     }
 }
 
-template <bool kAligned>
+// The register operand's element (row, k) of an MN-major tile (kBM / 32 boxes of kBK rows of 32 row indices, each
+// 128-byte swizzled: the 16-byte chunk of a box row is XORed with the row's index modulo 8), as a shared-window
+// offset from the tile.
+__device__ __forceinline__ uint32_t mn_major_offset(int row, int k) {
+    return uint32_t((row / 32) * kMnBoxBytes + k * 128 + ((((row % 32) >> 2) ^ (k & 7)) << 4) + (row & 3) * 4);
+}
+
+__device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
+    uint32_t x;
+    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(x) : "r"(addr));
+    return x;
+}
+
+// C[col][row] = x and C[col + 1][row] = y, guarded by C's M rows and N columns: the pair (row, col), (row, col + 1)
+// of a kernel that computes C's transpose.
+__device__ __forceinline__ void store_transposed_pair(float* C, int64_t ldc, int M, int N, int row, int col, float x,
+                                                      float y) {
+    if (row >= N || col >= M) return;
+    C[int64_t(col) * ldc + row] = x;
+    if (col + 1 < M) C[int64_t(col + 1) * ldc + row] = y;
+}
+
+template <bool kAligned, bool kTransposed>
 __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
                                          int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
     // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
     const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
+    // Transposed: this lane's fragment elements (row g, k t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of each k8 step
+    // (g = lane / 4, t = lane % 4) as offsets in the MN-major tile; a step is 8 box rows (1 KiB) further on.
+    const int g_row = 64 * consumer_index + 16 * warp + lane / 4, t = lane % 4;
+    const uint32_t fragment_offset[4] = {mn_major_offset(g_row, t), mn_major_offset(g_row + 8, t),
+                                         mn_major_offset(g_row, t + 4), mn_major_offset(g_row + 8, t + 4)};
     Ring r;
     float acc[gemm::kWgmmaAccumulators];
     uint32_t frag[2][kSteps][4];
@@ -108,10 +155,20 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
         const auto step = [&](auto set, int kt) {
             constexpr int kSet = decltype(set)::value;
             gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
-            const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
+            if constexpr (kTransposed) {
+                const uint32_t tile = gemm::smem_addr(st.a[r.stage]);
 #pragma unroll
-            for (int k8 = 0; k8 < kSteps; ++k8)
-                gemm::ldmatrix_a_tf32(frag[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+                for (int k8 = 0; k8 < kSteps; ++k8)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        frag[kSet][k8][i] =
+                            gemm::to_tf32(__uint_as_float(load_shared(tile + fragment_offset[i] + 1024 * k8)));
+            } else {
+                const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
+#pragma unroll
+                for (int k8 = 0; k8 < kSteps; ++k8)
+                    gemm::ldmatrix_a_tf32(frag[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+            }
             const uint32_t b_rows = gemm::smem_addr(st.b[r.stage]);
             gemm::wgmma_hold(acc);
             gemm::wgmma_fence();
@@ -142,13 +199,18 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
-            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
-            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+            if constexpr (kTransposed) {  // s is the transposed product's: C has s.N rows and s.M columns
+                store_transposed_pair(C, out.ld, s.N, s.M, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+                store_transposed_pair(C, out.ld, s.N, s.M, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+            } else {
+                gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+                gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+            }
         }
     }
 }
 
-template <bool kAligned>
+template <bool kAligned, bool kTransposed>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                       gemm::SliceOutput out, gemm::PersistentSchedule s) {
@@ -169,19 +231,27 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads();
     if (warp < 4) {  // the producer warpgroup: one thread issues every copy, the other warps have no work
         gemm::warpgroup_release_registers<kProducerRegisters>();
-        if (threadIdx.x == 0) producer(&a_map, &b_map, st, s);
+        if (threadIdx.x == 0) producer<kTransposed>(&a_map, &b_map, st, s);
     } else {
         gemm::warpgroup_claim_registers<kConsumerRegisters>();
-        consumer<kAligned>(st, s, out, warp / 4 - 1);
+        consumer<kAligned, kTransposed>(st, s, out, warp / 4 - 1);
     }
 }
 
-template <bool kAligned>
+// g's A and B K-major and aligned; or, kTransposed, g is C's transpose: B^T (its A) stored K x M with M contiguous,
+// A^T (its B) stored N x K, and out in C's orientation.
+template <bool kAligned, bool kTransposed>
 mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
                         cudaStream_t stream) {
-    constexpr auto kernel = &wgmma_tf32_kernel<kAligned>;
+    constexpr auto kernel = &wgmma_tf32_kernel<kAligned, kTransposed>;
     CUtensorMap a_map, b_map;
-    MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
+    if constexpr (kTransposed) {
+        MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
+        MM_TRY(gemm::encode_mn_major_map(g.A, g.K, g.M, g.lda, kBK, &a_map, "B"));
+        MM_TRY(gemm::encode_k_major_map(g.B, g.N, g.K, g.ldb, kBN, kBK, &b_map, "A"));
+    } else {
+        MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
+    }
     kernel<<<blocks, kThreads, kSmemBytes, stream>>>(a_map, b_map, out, s);
     return mm_check_launch("wgmma_tf32");
 }
@@ -191,11 +261,26 @@ mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split,
                         cudaStream_t stream) {
     return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<decltype(aligned)::value>(g, s, blocks, out, stream);
+                                       return launch_kernel<decltype(aligned)::value, false>(g, s, blocks, out, stream);
                                    });
 }
 
-constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false>;
+// C = A·B computed as its transpose B^T·A^T (a gemm::SliceLauncher over C = A·B itself), for A stored M x K, already
+// rounded to TF32, and B stored K x N, both as the copy engine takes them: B^T is the register operand, which the
+// consumers read from MN-major boxes in any order and round, and A^T the shared-memory operand, K-major as A lies.
+mm_status launch_transposed_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
+                                   cudaStream_t stream) {
+    GemmArgs t = g;
+    t.M = g.N, t.N = g.M;
+    t.A = g.B, t.lda = g.ldb, t.op_a = MM_OP_T;
+    t.B = g.A, t.ldb = g.lda, t.op_b = MM_OP_T;
+    return gemm::launch_persistent(t, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
+                                   [&](auto, const gemm::PersistentSchedule& s, int blocks) {
+                                       return launch_kernel<false, true>(t, s, blocks, out, stream);
+                                   });
+}
+
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false, false>;
 
 }  // namespace
 
@@ -203,10 +288,25 @@ constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false>;
 mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_of<kRowMajorKernel>(), "wgmma_tf32"); }
 
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
-    GemmArgs k = g;  // A as M x K and B as N x K, both with K along their rows
+    GemmArgs k = g;
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
-    // A as stored when the copy engine takes it (its rounding happens in registers), else gathered K-major.
+    constexpr int64_t kMaxLd = (int64_t(1) << 40) / int64_t(sizeof(float));  // the copy engine's row pitch
+    // B stored K x N as the copy engine takes it, and A no larger than B or stored K x M (which the other path passes
+    // over as well): the transposed product, whose one pass rounds A (made K-major when stored K x M), since the
+    // tensor cores read it from shared memory; B is read as stored.
+    if (!b_t && rows_aligned16(g.B, g.ldb) && g.ldb < kMaxLd && (g.M <= g.N || !a_n)) {
+        MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, true, a_rows,
+                                   "the rounded K-major copy of A", &k.A, &k.lda, stream));
+        k.op_a = MM_OP_N;
+        const int64_t tiles = tiles_of(g.N, kBM) * tiles_of(g.M, kBN);
+        return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, g.K, sms, 1), kBK, &launch_transposed_slices,
+                                 stream);
+    }
+    // Otherwise A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine takes it
+    // (its rounding happens in registers), else gathered K-major.
     if (!a_n || !rows_aligned16(g.A, g.lda))
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
                                    "the K-major copy of A", &k.A, &k.lda, stream));
@@ -216,8 +316,6 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
                                "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
-    int sms = 0;
-    MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
     return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream);
 }

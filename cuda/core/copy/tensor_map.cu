@@ -48,14 +48,24 @@ bool bulk_copy_takes(const GemmArgs& g) {
     return vector_aligned(g) && g.lda < kMaxLd && g.ldb < kMaxLd;
 }
 
+mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t ld, int box_rows, int bk,
+                             CUtensorMap* map, const char* what) {
+    const CUtensorMapSwizzle swizzle = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+    return encode(map, base, rows, k, ld, box_rows, bk, swizzle, what);
+}
+
 mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map) {
-    const CUtensorMapSwizzle k_rows = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
     if (g.op_a == MM_OP_N)
-        MM_TRY(encode(a_map, g.A, g.M, g.K, g.lda, bm, bk, k_rows, "A"));
+        MM_TRY(encode_k_major_map(g.A, g.M, g.K, g.lda, bm, bk, a_map, "A"));
     else
         MM_TRY(encode(a_map, g.A, g.K, g.M, g.lda, bk, bm, CU_TENSOR_MAP_SWIZZLE_NONE, "A"));
     if (g.op_b == MM_OP_N) return encode(b_map, g.B, g.K, g.N, g.ldb, bk, bn, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
-    return encode(b_map, g.B, g.N, g.K, g.ldb, bn, bk, k_rows, "B");
+    return encode_k_major_map(g.B, g.N, g.K, g.ldb, bn, bk, b_map, "B");
+}
+
+mm_status encode_mn_major_map(const float* base, int64_t k, int64_t mn, int64_t ld, int bk, CUtensorMap* map,
+                              const char* what) {
+    return encode(map, base, k, mn, ld, bk, 32, CU_TENSOR_MAP_SWIZZLE_128B, what);
 }
 
 mm_status require_bulk_copy(int machine_code, const char* kernel, bool quiet) {

@@ -19,6 +19,18 @@ bool bulk_copy_takes(const GemmArgs& g);
 // MM_OP_N) in boxes of bk rows x bm (bn) columns, unswizzled.
 mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map);
 
+// The tensor map of an operand stored with K along its rows, rows x k with leading dimension ld, in boxes of
+// box_rows rows of bk floats (32 or 16) with the 128- or 64-byte swizzle: what encode_operand_maps makes of A for
+// op_a = MM_OP_N and of B for op_b = MM_OP_T.
+mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t ld, int box_rows, int bk,
+                             CUtensorMap* map, const char* what);
+
+// The tensor map of an operand stored with K down its columns (A for op_a = MM_OP_T, B for op_b = MM_OP_N), a
+// k x mn matrix with leading dimension ld, in boxes of bk rows of 32 floats with the 128-byte swizzle: the form in
+// which a kernel that loads the operand into registers itself (so in any order) takes it without a transposition.
+mm_status encode_mn_major_map(const float* base, int64_t k, int64_t mn, int64_t ld, int bk, CUtensorMap* map,
+                              const char* what);
+
 // MM_OK when a kernel built on bulk tensor copies, whose machine code for this device is of architecture
 // `machine_code` (gemm::machine_code_version), can run here; otherwise MM_ERR_UNAVAILABLE and a message naming
 // `kernel` and what is missing (a Hopper GPU, sm_90 machine code, the driver's tensor-map encoder).

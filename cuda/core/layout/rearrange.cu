@@ -1,6 +1,6 @@
 // The gather goes through a 64 x 64 shared-memory tile, so that both sides of a transposition are coalesced: the
 // tile is read along whichever source dimension has unit stride (column-wise when row_stride is 1) and written to
-// dst row by row. Tile rows are padded by one float against bank conflicts.
+// dst row by row. Tile rows are padded by one float against bank conflicts. Contiguous rows need no tile.
 #include "core/layout/rearrange.h"
 
 #include <algorithm>
@@ -55,36 +55,51 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
     }
 }
 
-// The TF32 split of rows stored contiguously (column_stride 1, rows 16-byte aligned): nothing to transpose, so each
-// thread splits four values at a time straight from src into both halves (rows of dst padded to 4 floats, so the
-// last group of a row writes into the padding). Blocks take rows with a grid stride.
-constexpr int kSplitThreads = 256;
+// A gather of rows stored contiguously (column_stride 1, rows of src and dst 16-byte aligned): nothing to transpose,
+// so each thread takes four values at a time straight from src and writes what kValues says of them to dst (and
+// dst2). Blocks take rows with a grid stride.
+constexpr int kRowThreads = 256;
 
-__global__ void __launch_bounds__(kSplitThreads)
-    split_rows_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t ld_src, float* __restrict__ big,
-                      float* __restrict__ small, int* __restrict__ row_flags, int64_t ld_dst) {
+template <Values kValues>
+__global__ void __launch_bounds__(kRowThreads)
+    rows_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t ld_src, float* __restrict__ dst,
+                float* __restrict__ dst2, int* __restrict__ row_flags, int64_t ld_dst) {
     const int64_t groups = (cols + 3) / 4;
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         bool nonfinite = false;
-        for (int64_t q = threadIdx.x; q < groups; q += kSplitThreads) {
+        for (int64_t q = threadIdx.x; q < groups; q += kRowThreads) {
             const int64_t c = 4 * q;
+            const bool whole = c + 4 <= cols;
             float x[4];
-            if (c + 4 <= cols) {
+            if (whole) {
                 const float4 v = *reinterpret_cast<const float4*>(src + r * ld_src + c);
                 x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
             } else {
 #pragma unroll
                 for (int i = 0; i < 4; ++i) x[i] = c + i < cols ? src[r * ld_src + c + i] : 0.0f;
             }
-            uint32_t b[4], s[4];
+            uint32_t first[4], second[4];
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
-                const Tf32Split parts = split_tf32(x[i]);
-                b[i] = parts.big, s[i] = parts.small;
-                nonfinite |= !isfinite(__uint_as_float(parts.big));
+                if constexpr (kValues == Values::kTf32Split) {
+                    const Tf32Split parts = split_tf32(x[i]);
+                    first[i] = parts.big, second[i] = parts.small;
+                    nonfinite |= !isfinite(__uint_as_float(parts.big));
+                } else {
+                    first[i] = kValues == Values::kTf32 ? to_tf32(x[i]) : __float_as_uint(x[i]);
+                }
             }
-            *reinterpret_cast<uint4*>(big + r * ld_dst + c) = make_uint4(b[0], b[1], b[2], b[3]);
-            *reinterpret_cast<uint4*>(small + r * ld_dst + c) = make_uint4(s[0], s[1], s[2], s[3]);
+            if (whole) {
+                *reinterpret_cast<uint4*>(dst + r * ld_dst + c) = make_uint4(first[0], first[1], first[2], first[3]);
+                if constexpr (kValues == Values::kTf32Split)
+                    *reinterpret_cast<uint4*>(dst2 + r * ld_dst + c) =
+                        make_uint4(second[0], second[1], second[2], second[3]);
+            } else {
+                for (int i = 0; c + i < cols; ++i) {
+                    dst[r * ld_dst + c + i] = __uint_as_float(first[i]);
+                    if constexpr (kValues == Values::kTf32Split) dst2[r * ld_dst + c + i] = __uint_as_float(second[i]);
+                }
+            }
         }
         if (nonfinite) row_flags[r] = 1;
     }
@@ -107,6 +122,12 @@ template <Values kValues>
 mm_status launch_gather_of(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                            float* dst, float* dst2, int* row_flags, int64_t ld_dst, cudaStream_t stream) {
     if (rows == 0 || cols == 0) return MM_OK;
+    if (column_stride == 1 && rows_aligned16(src, row_stride) && rows_aligned16(dst, ld_dst) &&
+        (dst2 == nullptr || rows_aligned16(dst2, ld_dst))) {
+        rows_kernel<kValues><<<unsigned(std::min<int64_t>(rows, 65535)), kRowThreads, 0, stream>>>(
+            src, rows, cols, row_stride, dst, dst2, row_flags, ld_dst);
+        return mm_check_launch("rearranging an operand");
+    }
     const bool read_by_column = row_stride == 1 && column_stride != 1;
     const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
     gather_kernel<kValues><<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
@@ -127,12 +148,6 @@ mm_status launch_gather(const float* src, int64_t rows, int64_t cols, int64_t ro
 mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols, int64_t row_stride,
                                    int64_t column_stride, float* big, float* small, int* row_flags, int64_t ld_dst,
                                    cudaStream_t stream) {
-    if (column_stride == 1 && rows_aligned16(src, row_stride) && ld_dst % 4 == 0) {
-        if (rows == 0 || cols == 0) return MM_OK;
-        split_rows_kernel<<<unsigned(std::min<int64_t>(rows, 65535)), kSplitThreads, 0, stream>>>(
-            src, rows, cols, row_stride, big, small, row_flags, ld_dst);
-        return mm_check_launch("splitting an operand");
-    }
     return launch_gather_of<Values::kTf32Split>(src, rows, cols, row_stride, column_stride, big, small, row_flags,
                                                 ld_dst, stream);
 }

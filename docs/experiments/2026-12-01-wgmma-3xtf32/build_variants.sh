@@ -4,7 +4,7 @@
 # .variants/NAME/libmatmul.so (select one with MATMUL_OPT_LIBRARY). Run from the repository root after `make`:
 #   build_variants.sh NAME...      prints ptxas' resources per variant
 # Names:
-#   promote-KT   kPromoteKTiles = KT (promotion every 32 * KT of K)
+#   promote-K    kPromoteK = K (promotion every K of K: 8, 16, 32, 64, ...)
 #   pass-KT      kPassKTiles = KT (every MMA retired every KT K tiles)
 #   4xtf32       the small*small product too, issued first into each chunk
 #   skip-a, skip-b  diagnostic, wrong results: A's (B's) split gather skipped
@@ -16,7 +16,7 @@ FLAGS="-O3 -std=c++20 -lineinfo --default-stream per-thread -Xcompiler -fPIC,-fv
 OTHERS=$(find cuda -name '*.cu' ! -name wgmma_3xtf32_sm90a.cu | sort | sed -e 's|^cuda/|build/|' -e 's|\.cu$|.o|')
 edit_of() {  # a python expression over the source text `s`
     case $1 in
-    promote-*) echo "re.sub(r'kPromoteKTiles = \d+;', 'kPromoteKTiles = ${1#promote-};', s)" ;;
+    promote-*) echo "re.sub(r'kPromoteK = \d+;', 'kPromoteK = ${1#promote-};', s)" ;;
     pass-*) echo "re.sub(r'kPassKTiles = \d+;', 'kPassKTiles = ${1#pass-};', s)" ;;
     4xtf32) echo "re.sub(r'(gemm::wgmma_m64n128k8_tf32\(acc\[kSet\]), (gemm::sw128_k_major_descriptor\(a_small \+ step_bytes\)), bb,\s*(!decltype\(first\)::value \|\| k8 > 0)\);', r'\1, \2, gemm::sw128_k_major_descriptor(b_small + step_bytes), \3);\n\1, \2, bb, true);', s)" ;;
     kernel-only) echo "s.replace('MM_TRY(gemm::launch_tf32_split_gather(', 'if (false) MM_TRY(gemm::launch_tf32_split_gather(').replace(
