@@ -293,11 +293,10 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     GemmArgs k = g;
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
-    constexpr int64_t kMaxLd = (int64_t(1) << 40) / int64_t(sizeof(float));  // the copy engine's row pitch
     // B stored K x N as the copy engine takes it, and A no larger than B or stored K x M (which the other path passes
     // over as well): the transposed product, whose one pass rounds A (made K-major when stored K x M), since the
     // tensor cores read it from shared memory; B is read as stored.
-    if (!b_t && rows_aligned16(g.B, g.ldb) && g.ldb < kMaxLd && (g.M <= g.N || !a_n)) {
+    if (!b_t && gemm::bulk_copy_takes_rows(g.B, g.ldb) && (g.M <= g.N || !a_n)) {
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, true, a_rows,
                                    "the rounded K-major copy of A", &k.A, &k.lda, stream));
         k.op_a = MM_OP_N;

@@ -43,9 +43,13 @@ mm_status encode(CUtensorMap* map, const float* base, int64_t rows, int64_t cols
 
 }  // namespace
 
-bool bulk_copy_takes(const GemmArgs& g) {
+bool bulk_copy_takes_rows(const float* base, int64_t ld) {
     constexpr int64_t kMaxLd = (int64_t(1) << 40) / int64_t(sizeof(float));  // row pitch below 2^40 bytes
-    return vector_aligned(g) && g.lda < kMaxLd && g.ldb < kMaxLd;
+    return rows_aligned16(base, ld) && ld < kMaxLd;
+}
+
+bool bulk_copy_takes(const GemmArgs& g) {
+    return bulk_copy_takes_rows(g.A, g.lda) && bulk_copy_takes_rows(g.B, g.ldb) && rows_aligned16(g.C, g.ldc);
 }
 
 mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t ld, int box_rows, int bk,

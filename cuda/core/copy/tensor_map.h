@@ -9,8 +9,11 @@
 
 namespace gemm {
 
-// True when the copy engine can describe g's operands: 16-byte aligned bases and rows (leading dimensions a
-// multiple of 4 floats) below 2^40 bytes apart.
+// True when the copy engine can describe the rows of the matrix at `base` with leading dimension `ld`: a 16-byte
+// aligned base, and rows 16-byte aligned (ld a multiple of 4 floats) and below 2^40 bytes apart.
+bool bulk_copy_takes_rows(const float* base, int64_t ld);
+
+// True when the copy engine can describe g's operands and C is float4-aligned too (bulk_copy_takes_rows for each).
 bool bulk_copy_takes(const GemmArgs& g);
 
 // The tensor maps of g's operands as stored, for block tiles of bm x bn x bk. An operand stored with K across its
