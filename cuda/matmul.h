@@ -33,7 +33,7 @@ typedef enum { MM_OP_N = 0, MM_OP_T = 1 } mm_op;
 
 typedef enum {
     MM_ARITHMETIC_FP32 = 0, /* IEEE fp32 multiply-adds: relative error ~ sqrt(K) * 2^-24 */
-    MM_ARITHMETIC_TF32 = 1, /* inputs rounded to tf32 (10-bit mantissa) on tensor cores: ~1e-3 */
+    MM_ARITHMETIC_TF32 = 1, /* inputs rounded to tf32 (10-bit mantissa) on tensor cores: ~2^-12, whatever K */
     MM_ARITHMETIC_FP32_TENSOR = 2 /* fp32 accuracy on tensor cores (operands split into tf32 parts) */
 } mm_arithmetic;
 

@@ -19,9 +19,10 @@ from ._library import check, library
 
 
 # run() returns host-path results of at least this many bytes in pinned memory, as long as the pinned arrays alive
-# stay under the limit (a soft one: callers in several threads at once may each pass it by one array): the copy engine writes them where they lie, and a recycled block (mm_host_free keeps freed
-# ones) has its pages mapped already, while fresh pageable memory pays for mapping and zeroing every page as the
-# result is written (on the H200 machines more than the copy itself: docs/experiments/2026-12-01-host-streaming.md).
+# stay under the limit (a soft one: callers in several threads at once may each pass it by one array): the copy
+# engine writes them where they lie, and a recycled block (mm_host_free keeps freed ones) has its pages mapped
+# already, while fresh pageable memory pays for mapping and zeroing every page as the result is written (on the H200
+# machines more than the copy itself: docs/experiments/2026-12-01-host-streaming.md).
 PINNED_RESULT_MIN_BYTES = 1 << 20
 PINNED_RESULT_LIMIT_BYTES = 4 << 30
 

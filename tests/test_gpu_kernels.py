@@ -99,12 +99,18 @@ def test_any_memory_layout_gives_the_right_product(info, layout, rng):
     check(info, matmul_opt.run(info.name, A2, B2), reference, K)
 
 
-@pytest.mark.parametrize("info", KERNELS, ids=kernel_ids(KERNELS))
-def test_nan_and_inf_propagate_as_in_numpy(info, rng):
+def planted_problem(info, rng, bound):
+    """Fresh 40 x 36 and 36 x 44 inputs uniform in [-bound, bound], for a test to plant special values in (skips when
+    the kernel cannot run here)."""
     if not available(info.name):
         pytest.skip(f"{info.name} is not available on this machine")
-    A = rng.uniform(-1, 1, (40, 36)).astype(np.float32)
-    B = rng.uniform(-1, 1, (36, 44)).astype(np.float32)
+    return (rng.uniform(-bound, bound, (40, 36)).astype(np.float32),
+            rng.uniform(-bound, bound, (36, 44)).astype(np.float32))
+
+
+@pytest.mark.parametrize("info", KERNELS, ids=kernel_ids(KERNELS))
+def test_nan_and_inf_propagate_as_in_numpy(info, rng):
+    A, B = planted_problem(info, rng, 1.0)
     A[3, 7] = np.nan
     A[10, 2] = np.inf
     B[5, 20] = -np.inf
@@ -127,13 +133,10 @@ TF32_RUNGS = [info for info in KERNELS if info.arithmetic == "tf32" and not info
 @pytest.mark.parametrize("K", [256, 4096])
 @pytest.mark.parametrize("ops", ["NN", "NT", "TN", "TT"])
 @pytest.mark.parametrize("info", TF32_RUNGS, ids=kernel_ids(TF32_RUNGS))
-def test_tf32_rungs_are_as_accurate_as_cublas_tf32(info, ops, K, rng):
+def test_tf32_rungs_are_as_accurate_as_cublas_tf32(info, ops, K):
     if not (available(info.name) and available("cublas_tf32")):
         pytest.skip(f"{info.name} or cublas_tf32 is not available on this machine")
-    M = N = 256
-    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
-    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
-    reference = A.astype(np.float64) @ B.astype(np.float64)
+    A, B, reference = problem((256, 256, K))
     A_in = np.asfortranarray(A) if ops[0] == "T" else A  # Fortran order: the kernel reads op(A) = T
     B_in = np.asfortranarray(B) if ops[1] == "T" else B
     error = relative_error(matmul_opt.run(info.name, A_in, B_in), reference)
@@ -148,10 +151,7 @@ FP32_ACCURATE = [info for info in KERNELS if info.arithmetic != "tf32"]
 @pytest.mark.parametrize("info", FP32_ACCURATE, ids=kernel_ids(FP32_ACCURATE))
 def test_values_near_the_fp32_maximum_give_the_fp32_product(info, rng):
     """3.4025e38 rounds up past the fp32 maximum as TF32 (3xTF32's big part is Inf there); the products stay finite."""
-    if not available(info.name):
-        pytest.skip(f"{info.name} is not available on this machine")
-    A = rng.uniform(-0.25, 0.25, (40, 36)).astype(np.float32)
-    B = rng.uniform(-0.25, 0.25, (36, 44)).astype(np.float32)
+    A, B = planted_problem(info, rng, 0.25)
     A[5, 3], B[7, 11] = np.float32(3.4025e38), np.float32(-3.4025e38)
     expected = A.astype(np.float64) @ B.astype(np.float64)
     C = matmul_opt.run(info.name, A, B)

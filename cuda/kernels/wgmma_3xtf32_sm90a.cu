@@ -74,11 +74,11 @@ constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
 constexpr int kAccumulators = kBN / 2;  // a 64 x 128 fp32 product over 128 threads
 constexpr int kTileBytes = 128 * kBK * int(sizeof(float));  // 128 rows of one K tile
-constexpr int kSwizzleAtomBytes = 1024;
 constexpr int kWarpgroupRowsBytes = 64 * kBK * int(sizeof(float));  // a consumer's 64 rows of an A tile
 
 static_assert(kBM == 128 && kBN == 128 && kBK * sizeof(float) == 128, "128-row tiles of one 128-byte swizzled row");
-static_assert(kTileBytes % kSwizzleAtomBytes == 0 && kWarpgroupRowsBytes % kSwizzleAtomBytes == 0, "aligned tiles");
+static_assert(kTileBytes % gemm::kSwizzleAtomBytes == 0 && kWarpgroupRowsBytes % gemm::kSwizzleAtomBytes == 0,
+              "aligned tiles");
 
 // The four operand parts a stage holds, in the order of Maps and Storage.
 enum Part { kABig, kASmall, kBBig, kBSmall, kParts };
@@ -88,7 +88,7 @@ struct Storage {
     uint64_t full[kStages];   // the stage's four tiles landed (copy bytes)
     uint64_t empty[kStages];  // the MMAs that read the stage retired (one arrival per consumer warp)
 };
-constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
+constexpr int kSmemBytes = gemm::kSwizzleAtomBytes + int(sizeof(Storage));
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
 struct Maps {
@@ -97,22 +97,15 @@ struct Maps {
 
 using Ring = gemm::RingPosition<kStages>;
 
-// The producer warpgroup's one working thread: every K tile of the block's units into the ring, in the order the
-// consumers read them, each stage once the consumers gave it back (the first pass finds every stage free).
+// The producer warpgroup's one working thread: a stage's copies are the four parts' tiles.
 __device__ __forceinline__ void producer(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s) {
-    Ring r;
-    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
-        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
-            gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);
-            const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
-            gemm::mbarrier_arrive_expect_tx(full, kParts * kTileBytes);
+    const auto load = [&](int stage, uint32_t full, const gemm::TileUnit& w, int kt) {
 #pragma unroll
-            for (int p = 0; p < kParts; ++p)
-                gemm::bulk_tensor_load_2d(gemm::smem_addr(st.tile[r.stage][p]), &maps->part[p], full, kt * kBK,
-                                          p < kBBig ? w.m0 : w.n0);
-        }
-    }
+        for (int p = 0; p < kParts; ++p)
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.tile[stage][p]), &maps->part[p], full, kt * kBK,
+                                      p < kBBig ? w.m0 : w.n0);
+    };
+    gemm::produce<kBM, kBN, kStages>(s, st, kParts * kTileBytes, load);
 }
 
 template <bool kAligned, int kPromoteK>
@@ -213,8 +206,7 @@ template <bool kAligned, int kPromoteK>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s) {
     extern __shared__ uint8_t smem_raw[];
-    Storage& st = *reinterpret_cast<Storage*>(
-        smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
+    Storage& st = *reinterpret_cast<Storage*>(gemm::swizzle_aligned(smem_raw));
     if (threadIdx.x == 0) {
         for (int i = 0; i < kStages; ++i) {
             gemm::mbarrier_init(gemm::smem_addr(&st.full[i]), 1);

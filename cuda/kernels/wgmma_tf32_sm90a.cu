@@ -65,12 +65,10 @@ constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
 constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
-constexpr int kSwizzleAtomBytes = 1024;  // tiles start on swizzle-atom boundaries
-constexpr int kMnBoxBytes = 32 * kBK * int(sizeof(float));  // an MN-major box: kBK rows of 32 floats
 
 static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
 static_assert(kBM == 64 * kConsumers, "each consumer warpgroup owns 64 rows and every column");
-static_assert(kABytes % kSwizzleAtomBytes == 0 && kBBytes % kSwizzleAtomBytes == 0, "aligned tiles");
+static_assert(kABytes % gemm::kSwizzleAtomBytes == 0 && kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
 static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
 
 // The block's shared memory, 1,024-byte aligned: the ring's tiles, then its barriers.
@@ -80,56 +78,35 @@ struct Storage {
     uint64_t full[kStages];   // A and B landed (copy bytes)
     uint64_t empty[kStages];  // the consumers' MMAs that read the stage retired (one arrival per consumer warp)
 };
-constexpr int kSmemBytes = kSwizzleAtomBytes + int(sizeof(Storage));
+constexpr int kSmemBytes = gemm::kSwizzleAtomBytes + int(sizeof(Storage));
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
 using Ring = gemm::RingPosition<kStages>;
 
-// kTransposed: the kernel computes C's transpose, and its register operand (B, stored K x N) comes in kBM / 32
-// boxes of 32 columns (the MN-major form, core/copy/tensor_map.h) instead of one K-major box.
+// The producer's copies of one stage. kTransposed: the kernel computes C's transpose, and its register operand (B,
+// stored K x N) comes in kBM / 32 boxes of 32 columns (the MN-major form, core/copy/tensor_map.h) instead of one
+// K-major box.
 template <bool kTransposed>
 __device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, Storage& st,
                                          const gemm::PersistentSchedule& s) {
-    Ring r;
-    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
-        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
-            gemm::mbarrier_wait(gemm::smem_addr(&st.empty[r.stage]), r.phase ^ 1);  // the first pass finds it free
-            const uint32_t full = gemm::smem_addr(&st.full[r.stage]);
-            gemm::mbarrier_arrive_expect_tx(full, kABytes + kBBytes);
-            if constexpr (kTransposed) {
+    const auto load = [&](int stage, uint32_t full, const gemm::TileUnit& w, int kt) {
+        if constexpr (kTransposed) {
 #pragma unroll
-                for (int box = 0; box < kBM / 32; ++box)
-                    gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]) + box * kMnBoxBytes, a_map, full,
-                                              w.m0 + 32 * box, kt * kBK);
-            } else {
-                gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[r.stage]), a_map, full, kt * kBK, w.m0);
-            }
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[r.stage]), b_map, full, kt * kBK, w.n0);
+            for (int box = 0; box < kBM / 32; ++box)
+                gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[stage]) + box * gemm::mn_major_box_bytes<kBK>(),
+                                          a_map, full, w.m0 + 32 * box, kt * kBK);
+        } else {
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[stage]), a_map, full, kt * kBK, w.m0);
         }
-    }
-}
-
-// The register operand's element (row, k) of an MN-major tile (kBM / 32 boxes of kBK rows of 32 row indices, each
-// 128-byte swizzled: the 16-byte chunk of a box row is XORed with the row's index modulo 8), as a shared-window
-// offset from the tile.
-__device__ __forceinline__ uint32_t mn_major_offset(int row, int k) {
-    return uint32_t((row / 32) * kMnBoxBytes + k * 128 + ((((row % 32) >> 2) ^ (k & 7)) << 4) + (row & 3) * 4);
+        gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[stage]), b_map, full, kt * kBK, w.n0);
+    };
+    gemm::produce<kBM, kBN, kStages>(s, st, kABytes + kBBytes, load);
 }
 
 __device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
     uint32_t x;
     asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(x) : "r"(addr));
     return x;
-}
-
-// C[col][row] = x and C[col + 1][row] = y, guarded by C's M rows and N columns: the pair (row, col), (row, col + 1)
-// of a kernel that computes C's transpose.
-__device__ __forceinline__ void store_transposed_pair(float* C, int64_t ldc, int M, int N, int row, int col, float x,
-                                                      float y) {
-    if (row >= N || col >= M) return;
-    C[int64_t(col) * ldc + row] = x;
-    if (col + 1 < M) C[int64_t(col + 1) * ldc + row] = y;
 }
 
 template <bool kAligned, bool kTransposed>
@@ -142,8 +119,9 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
     // Transposed: this lane's fragment elements (row g, k t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of each k8 step
     // (g = lane / 4, t = lane % 4) as offsets in the MN-major tile; a step is 8 box rows (1 KiB) further on.
     const int g_row = 64 * consumer_index + 16 * warp + lane / 4, t = lane % 4;
-    const uint32_t fragment_offset[4] = {mn_major_offset(g_row, t), mn_major_offset(g_row + 8, t),
-                                         mn_major_offset(g_row, t + 4), mn_major_offset(g_row + 8, t + 4)};
+    const uint32_t fragment_offset[4] = {
+        gemm::mn_major_sw128_offset<kBK>(g_row, t), gemm::mn_major_sw128_offset<kBK>(g_row + 8, t),
+        gemm::mn_major_sw128_offset<kBK>(g_row, t + 4), gemm::mn_major_sw128_offset<kBK>(g_row + 8, t + 4)};
     Ring r;
     float acc[gemm::kWgmmaAccumulators];
     uint32_t frag[2][kSteps][4];
@@ -200,8 +178,9 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
             if constexpr (kTransposed) {  // s is the transposed product's: C has s.N rows and s.M columns
-                store_transposed_pair(C, out.ld, s.N, s.M, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
-                store_transposed_pair(C, out.ld, s.N, s.M, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+                gemm::store_transposed_pair(C, out.ld, s.N, s.M, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+                gemm::store_transposed_pair(C, out.ld, s.N, s.M, row + 8, col + 8 * j, acc[4 * j + 2],
+                                            acc[4 * j + 3]);
             } else {
                 gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
                 gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
@@ -215,9 +194,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                       gemm::SliceOutput out, gemm::PersistentSchedule s) {
     extern __shared__ uint8_t smem_raw[];
-    // Offset from the array itself (not through an integer), so the compiler keeps these accesses in shared space.
-    Storage& st = *reinterpret_cast<Storage*>(
-        smem_raw + (kSwizzleAtomBytes - gemm::smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes);
+    Storage& st = *reinterpret_cast<Storage*>(gemm::swizzle_aligned(smem_raw));
     const int warp = threadIdx.x / 32;
     if (threadIdx.x == 0) {
         for (int i = 0; i < kStages; ++i) {
@@ -306,11 +283,11 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     }
     // Otherwise A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine takes it
     // (its rounding happens in registers), else gathered K-major.
-    if (!a_n || !rows_aligned16(g.A, g.lda))
+    if (!a_n || !gemm::bulk_copy_takes_rows(g.A, g.lda))
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
                                    "the K-major copy of A", &k.A, &k.lda, stream));
-    // B always passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass
-    // would cost more than this one over global memory, and TF32 wgmma needs it K-major.
+    // B passes through one rounding copy: the tensor cores read it from shared memory, where a rounding pass would
+    // cost more than this one over global memory, and TF32 wgmma needs it K-major.
     MM_TRY(gemm::gathered_copy(g.B, g.N, g.K, b_t ? g.ldb : 1, b_t ? 1 : g.ldb, true, b_rows,
                                "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;

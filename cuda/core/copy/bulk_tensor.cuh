@@ -12,6 +12,8 @@
 
 #include <cuda_runtime.h>
 
+#include "core/copy/cp_async.cuh"
+
 namespace gemm {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -19,6 +21,16 @@ namespace gemm {
 #else
 #define MMK_SM90(...) __VA_ARGS__
 #endif
+
+// Bytes a 128-byte-swizzled tile must start on: the swizzle's atom of eight 128-byte rows.
+constexpr int kSwizzleAtomBytes = 1024;
+
+// The first swizzle-atom boundary of the dynamic shared memory at smem_raw (the kernel asks for kSwizzleAtomBytes
+// more than it uses), offset from the array itself rather than through an integer, so that the compiler keeps the
+// accesses in shared space (LDS/STS).
+__device__ __forceinline__ uint8_t* swizzle_aligned(uint8_t* smem_raw) {
+    return smem_raw + (kSwizzleAtomBytes - smem_addr(smem_raw) % kSwizzleAtomBytes) % kSwizzleAtomBytes;
+}
 
 __device__ __forceinline__ void mbarrier_init(uint32_t bar, int arrivals) {
     MMK_SM90(asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals)));

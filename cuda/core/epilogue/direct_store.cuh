@@ -35,6 +35,15 @@ __device__ __forceinline__ void store_pair(float* C, int64_t ldc, int M, int N, 
     if (col + 1 < N) p[1] = y;
 }
 
+// store_pair for a kernel that computes C's transpose: its pair (row, col), (row, col + 1) goes to C(col, row) and
+// C(col + 1, row), each only where it lies in the M x N matrix C.
+__device__ __forceinline__ void store_transposed_pair(float* C, int64_t ldc, int M, int N, int row, int col, float x,
+                                                      float y) {
+    if (row >= N || col >= M) return;
+    C[int64_t(col) * ldc + row] = x;
+    if (col + 1 < M) C[int64_t(col + 1) * ldc + row] = y;
+}
+
 // Writes a thread's accumulators, laid out as Warp says: FM x FN fragments of 4 x 4, accumulator row 4f + i at
 // row_offset(4f + i), each fragment's 4 columns contiguous from col_offset(4g). c points at the block tile's
 // (0,0); (row0, col0) is the thread's origin in the block tile; m_rem/n_rem are the rows/columns of C left from

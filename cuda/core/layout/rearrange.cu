@@ -101,7 +101,8 @@ __global__ void __launch_bounds__(kRowThreads)
                 }
             }
         }
-        if (nonfinite) row_flags[r] = 1;
+        if constexpr (kValues == Values::kTf32Split)
+            if (nonfinite) row_flags[r] = 1;
     }
 }
 

@@ -40,6 +40,21 @@ __device__ __forceinline__ uint64_t sw128_k_major_descriptor(uint32_t addr) {
            (kSwizzle128B << 62);
 }
 
+// An operand stored with K down its columns (MN-major), as a bulk tensor copy with the 128-byte swizzle brings it
+// (core/copy/tensor_map.h, encode_mn_major_map): boxes of kBoxRows rows of K by 32 row indices of the operand
+// (128 bytes), one box after another, the 16-byte chunk c of box row k stored at chunk c ^ (k % 8). For a kernel that
+// loads such a tile into registers itself: the bytes of one box, and the shared-window offset of element (row, k)
+// from the tile's start.
+template <int kBoxRows>
+__device__ __forceinline__ constexpr int mn_major_box_bytes() {
+    return 32 * kBoxRows * int(sizeof(float));
+}
+template <int kBoxRows>
+__device__ __forceinline__ uint32_t mn_major_sw128_offset(int row, int k) {
+    return uint32_t((row / 32) * mn_major_box_bytes<kBoxRows>() + k * 128 + ((((row % 32) >> 2) ^ (k & 7)) << 4) +
+                    (row & 3) * 4);
+}
+
 // Keeps the compiler from moving accesses to registers that an asynchronous MMA owns across the fences and waits,
 // and from giving those registers to other values before the wait that retires the MMA.
 template <int kCount>

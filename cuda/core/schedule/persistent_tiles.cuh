@@ -1,5 +1,6 @@
 // The work of a persistent grid (device and host): output tiles of kBM x kBN over K slices, each block walking
-// the work units from blockIdx.x in steps of gridDim.x, and the position of a role in an mbarrier ring.
+// the work units from blockIdx.x in steps of gridDim.x; the position of a role in an mbarrier ring, and the
+// producer role that fills the ring.
 //
 // Unit u of tiles x splits is tile u % tiles (rasterised, schedule/raster.cuh) of K slice u / tiles. Every role of
 // a warp-specialised block (the producer, the consumers) walks the same units and the same K tiles in the same
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 #include "core/config.h"
+#include "core/copy/bulk_tensor.cuh"
 #include "core/device.h"
 #include "core/problem.h"
 #include "core/schedule/raster.cuh"
@@ -72,5 +74,23 @@ struct RingPosition {
         }
     }
 };
+
+// The producer of a warp-specialised persistent block, one thread: every K tile of the block's units into the ring
+// of the kernel's shared storage (its barrier arrays full and empty), in the order the consumers read them. Each
+// stage is taken once the consumers gave it back (the first pass finds every stage free), `stage_bytes` are
+// announced on its full barrier, and load(stage, full_barrier, unit, kt) issues the copies that complete it.
+template <int kBM, int kBN, int kStages, class Storage, class Load>
+__device__ __forceinline__ void produce(const PersistentSchedule& s, Storage& st, uint32_t stage_bytes, Load&& load) {
+    RingPosition<kStages> r;
+    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
+        const TileUnit w = unit_at<kBM, kBN>(s, u);
+        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
+            mbarrier_wait(smem_addr(&st.empty[r.stage]), r.phase ^ 1);
+            const uint32_t bar = smem_addr(&st.full[r.stage]);
+            mbarrier_arrive_expect_tx(bar, stage_bytes);
+            load(r.stage, bar, w, kt);
+        }
+    }
+}
 
 }  // namespace gemm
