@@ -2,17 +2,20 @@
 measured), for the `best` kernel.
 
 EndToEnd: wall-clock milliseconds of one synchronised call at 64^3 and 4096^3 from NumPy arrays, pinned arrays,
-PyTorch and CuPy tensors. Enqueue: microseconds per call of back-to-back 64^3 products on GPU arrays, beside the
-library's own `a @ b` measured in the same process.
+PyTorch and CuPy tensors. BackToBack: GPU milliseconds per call of 4096^3 products on GPU arrays, ten in a row between
+CUDA events (benchmark()'s method, for comparison with the kernel's own track). Enqueue: microseconds per call of
+back-to-back 64^3 products on GPU arrays, beside the library's own `a @ b` measured in the same process.
 """
 from __future__ import annotations
 
 try:
     from .bench_kernels import _OnDevice
-    from .end_to_end import SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds
+    from .end_to_end import (SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds,
+                             event_seconds)
 except ImportError:  # imported as a top-level module
     from bench_kernels import _OnDevice
-    from end_to_end import SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds
+    from end_to_end import (SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds,
+                            event_seconds)
 
 KERNEL = "best"
 SIZES = ["64", "4096"]
@@ -37,6 +40,23 @@ class EndToEnd(_OnDevice):
     def track_call_ms(self, probe, source, size):
         """Median wall-clock milliseconds of one call."""
         return call_seconds(self.operands, call_repetitions(int(size))) * 1e3
+
+    track_call_ms.unit = "ms"
+
+
+class BackToBack(_OnDevice):
+    """Ten run('best', a, b) in a row at 4096^3 on GPU arrays, timed between the array library's CUDA events."""
+
+    params = [["torch", "cupy"]]
+    param_names = ["source"]
+
+    def setup(self, probe, source):
+        _require_source(probe, source)
+        self.operands = Operands(source, 4096, KERNEL)
+
+    def track_call_ms(self, probe, source):
+        """Median GPU milliseconds per call."""
+        return event_seconds(self.operands, calls=10) * 1e3
 
     track_call_ms.unit = "ms"
 

@@ -34,7 +34,7 @@ class Operands:
     def __init__(self, source: str, n: int, kernel: str = "best"):
         rng = np.random.default_rng(n)
         host = [rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2)]
-        self.kernel, self.out, self.synchronize = kernel, None, lambda: None
+        self.source, self.kernel, self.out, self.synchronize = source, kernel, None, lambda: None
         if source == "numpy":
             self.arrays = host
         elif source == "pinned":
@@ -71,6 +71,32 @@ def call_seconds(operands: Operands, repetitions: int) -> float:
         operands.call()
         operands.synchronize()
         times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def event_seconds(operands: Operands, calls: int = 1, repetitions: int = 15) -> float:
+    """GPU arrays: median GPU seconds per call between two of the source library's CUDA events recorded on its
+    current stream around `calls` run()s in a row. One call shows the time the GPU waits while run() prepares it;
+    several back to back are timed as benchmark() times kernels (events around launches in a row)."""
+    if operands.source == "torch":
+        import torch
+
+        make, elapsed = (lambda: torch.cuda.Event(enable_timing=True)), (lambda a, b: a.elapsed_time(b))
+    else:
+        import cupy
+
+        make, elapsed = cupy.cuda.Event, cupy.cuda.get_elapsed_time
+    start, stop = make(), make()
+    operands.call()
+    times = []
+    for _ in range(repetitions):
+        operands.synchronize()
+        start.record()
+        for _ in range(calls):
+            operands.call()
+        stop.record()
+        stop.synchronize()
+        times.append(elapsed(start, stop) / 1e3 / calls)
     return statistics.median(times)
 
 

@@ -5,7 +5,8 @@
  * dimensions (the distance, in elements, between the starts of consecutive rows): C = A·B with A M×K,
  * B K×N and C M×N (mm_gemm_* take op(A), op(B) as well). Work is enqueued on the calling thread's default
  * stream (per-thread default streams), and every entry point returns only after it has finished, except
- * mm_gemm_async, mm_stream_wait and mm_marker_record, which enqueue on the stream they are given and return.
+ * mm_gemm_async, mm_gemm_async_tracked, mm_stream_wait and mm_marker_record, which enqueue on the stream they are
+ * given and return.
  */
 #ifndef MATMUL_OPT_MATMUL_H
 #define MATMUL_OPT_MATMUL_H
@@ -105,6 +106,36 @@ MM_API mm_status mm_host_free(void* p);
 MM_API mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
                                float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
                                float* C, int64_t ldc, void* stream);
+
+/* What mm_gemm_async_tracked reports: the call's ticket (calls that enqueue a product are numbered 1, 2, ... in
+ * the order their markers were recorded, across the process; 0 for a call that enqueued nothing, M or N being 0)
+ * and the highest ticket up to which every tracked product has finished. */
+typedef struct {
+    uint64_t ticket;
+    uint64_t finished_through;
+} mm_tracking;
+
+/* The arguments of mm_gemm_async after the kernel name, as one struct (the layout of mm_gemm_async_tracked). */
+typedef struct {
+    mm_op op_a, op_b;
+    int64_t M, N, K;
+    float alpha;
+    const float* A;
+    int64_t lda;
+    const float* B;
+    int64_t ldb;
+    float beta;
+    float* C;
+    int64_t ldc;
+    void* stream;
+} mm_gemm_problem;
+
+/* mm_gemm_async on *problem, then a marker after the product on its stream that the library tracks; fills
+ * *tracking, asking the markers of earlier calls oldest first whether their work has finished (without waiting; a
+ * finished marker is taken back). For callers that keep the operands alive until the work that reads them has
+ * finished (matmul_opt's GPU arrays): one call per product, with three arguments, instead of mm_gemm_async's
+ * fifteen, mm_marker_record and mm_marker_finished. */
+MM_API mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, mm_tracking* tracking);
 
 /* What mm_gemm_async checks before it enqueues anything (arguments, then pointers), with its arguments minus the
  * stream (alpha and beta may be anything): MM_OK when it would take them, else the status and message it would give.

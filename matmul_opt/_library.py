@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import struct
 import threading
 from pathlib import Path
 
@@ -57,6 +58,25 @@ class DeviceInfoStruct(ctypes.Structure):
     ]
 
 
+class TrackingStruct(ctypes.Structure):
+    """mm_tracking: a tracked call's ticket and the highest ticket through which all tracked work has finished."""
+
+    _fields_ = [("ticket", ctypes.c_uint64), ("finished_through", ctypes.c_uint64)]
+
+
+class GemmProblemStruct(ctypes.Structure):
+    """mm_gemm_problem: mm_gemm_async's arguments after the kernel name, in its order (pack_problem fills one)."""
+
+    _fields_ = [("op_a", ctypes.c_int), ("op_b", ctypes.c_int), ("M", ctypes.c_int64), ("N", ctypes.c_int64),
+                ("K", ctypes.c_int64), ("alpha", ctypes.c_float), ("A", ctypes.c_void_p), ("lda", ctypes.c_int64),
+                ("B", ctypes.c_void_p), ("ldb", ctypes.c_int64), ("beta", ctypes.c_float), ("C", ctypes.c_void_p),
+                ("ldc", ctypes.c_int64), ("stream", ctypes.c_void_p)]
+
+
+# Writes mm_gemm_async's arguments (gemm_arguments, then the stream) into a GemmProblemStruct in one call: the
+# struct module's native layout is the C compiler's, which test_cpu_api checks field by field.
+pack_problem = struct.Struct("@iiqqqfPqPqfPqP").pack_into
+
 _i64, _int, _status = ctypes.c_int64, ctypes.c_int, ctypes.c_int
 _fptr = ctypes.c_void_p
 _SIGNATURES = {
@@ -75,6 +95,8 @@ _SIGNATURES = {
                                ctypes.c_float, _fptr, _i64]),
     "mm_gemm_async": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64, ctypes.c_void_p]),
+    "mm_gemm_async_tracked": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct),
+                                        ctypes.POINTER(TrackingStruct)]),
     "mm_gemm_check": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64]),
     "mm_pointer_device": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),

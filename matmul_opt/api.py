@@ -113,11 +113,21 @@ def _check_matrix(name: str, array) -> np.ndarray:
     return array
 
 
+def _data_pointer(array: np.ndarray) -> int:
+    """The address of array's first element: through the buffer protocol for a writable, C-ordered, non-empty array
+    (a third of the cost of array.ctypes.data, which builds a helper object every time, and a small product pays
+    for three), else array.ctypes.data."""
+    flags = array.flags
+    if flags.writeable and flags.c_contiguous and array.size:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    return array.ctypes.data
+
+
 def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
     """The array the host entry reads and its (op, leading dimension, pointer): the array itself when its rows
     (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
     if array.flags.c_contiguous:  # the common case, without the general stride analysis
-        return array, (0, max(array.shape[1], 1), array.ctypes.data)
+        return array, (0, max(array.shape[1], 1), _data_pointer(array))
     if all(s % array.itemsize == 0 for s in array.strides):
         found = layout(array.shape, tuple(s // array.itemsize for s in array.strides))
         if found is not None:
@@ -127,6 +137,8 @@ def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
 
 
 def _check_scalar(name: str, value) -> float:
+    if type(value) is float:  # the defaults, checked at every call
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     return float(value)
@@ -146,18 +158,30 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     its columns contiguous (matmul_opt.device_arrays says more). Mixing host and GPU operands is refused. Everything
     is checked before the GPU is touched.
     """
+    # The common call on GPU arrays, read directly (plain_gemm: None for any other call, which the checks below see).
+    if (out is None and type(A) is not np.ndarray and type(alpha) is float and type(beta) is float and beta == 0.0
+            and type(kernel) is str and kernel in _known_names()):
+        result = device_arrays.plain_gemm(kernel, A, B, alpha, stream)
+        if result is not None:
+            return result
     _check_kernel(kernel)
     alpha, beta = _check_scalar("alpha", alpha), _check_scalar("beta", beta)
     if beta != 0 and out is None:
         raise ValueError(f"beta = {beta} scales the C that out= holds; pass out=, or beta = 0")
-    operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
-    on_gpu = {name: device_arrays.is_device_array(x) for name, x in operands.items()}
-    if any(on_gpu.values()):
-        if not all(on_gpu.values()):
-            where = ", ".join(f"{n} {'on the GPU' if g else 'on the host'}" for n, g in on_gpu.items())
-            raise ValueError(f"mixed host and GPU operands ({where}); pass all of them as NumPy arrays or all as GPU "
-                             "arrays")
-        return device_arrays.gemm(kernel, A, B, out, alpha, beta, stream)
+    if not (type(A) is np.ndarray and type(B) is np.ndarray and (out is None or type(out) is np.ndarray)):
+        operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
+        on_gpu = {name: device_arrays.is_device_array(x) for name, x in operands.items()}
+        if any(on_gpu.values()):
+            if not all(on_gpu.values()):
+                where = ", ".join(f"{n} {'on the GPU' if g else 'on the host'}" for n, g in on_gpu.items())
+                raise ValueError(f"mixed host and GPU operands ({where}); pass all of them as NumPy arrays or all as "
+                                 "GPU arrays")
+            return device_arrays.gemm(kernel, A, B, out, alpha, beta, stream)
+    return _run_host(kernel, A, B, out, alpha, beta, stream)
+
+
+def _run_host(kernel: str, A, B, out, alpha: float, beta: float, stream):
+    """run() for host operands (NumPy arrays, or objects that are not GPU arrays, which _check_matrix refuses)."""
     if stream is not None:
         raise ValueError("stream= applies to GPU arrays; NumPy operands are computed and copied back before run() "
                          "returns")

@@ -19,13 +19,14 @@ from __future__ import annotations
 import collections
 import ctypes
 import functools
+import sys
 import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._layout import Operand, check_product, check_shape, element_strides, gemm_arguments, layout
-from ._library import check, library
+from ._layout import INT_MAX, Operand, check_product, check_shape, element_strides, gemm_arguments, layout
+from ._library import GemmProblemStruct, TrackingStruct, check, library, pack_problem
 
 # DLPack device types (dlpack.h): CUDA memory, and memory managed across host and CUDA devices.
 _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
@@ -304,35 +305,28 @@ def _cannot_allocate(library_name: str) -> ValueError:
 
 
 class _InFlight:
-    """Operands and results of enqueued work, each batch held until its marker reports the work finished."""
+    """Operands and results of enqueued work, each batch held until the library reports its ticket finished
+    (mm_gemm_async_tracked: every call reports how far the tracked work has finished, oldest first)."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._batches: collections.deque[tuple[int, list]] = collections.deque()
 
-    def hold(self, device: int, stream: int, refs: list) -> None:
-        marker = ctypes.c_void_p()
-        check(library().mm_marker_record(device, stream, ctypes.byref(marker)))
-        with self._lock:
-            self._batches.append((marker.value, refs))
-
-    def collect(self) -> None:
-        """Drops the oldest batches whose work has finished, up to the first that has not (work finishes mostly in
-        the order it was enqueued; a later batch that finished first waits for the next call)."""
+    def hold(self, tracking: TrackingStruct, refs: list | None) -> None:
+        """Holds `refs` under the call's ticket (none when it enqueued nothing) and drops the oldest batches whose
+        work has finished. Batches of concurrent calls may join out of ticket order; one that joined early then
+        waits for the later tickets, never the other way round."""
         finished = []
-        done = ctypes.c_int()
-        try:
-            with self._lock:
-                while self._batches:
-                    check(library().mm_marker_finished(self._batches[0][0], ctypes.byref(done)))
-                    if not done.value:
-                        break
-                    finished.append(self._batches.popleft())
-        finally:  # the batches found finished go back even when a later query failed
-            for _, refs in finished:
-                for ref in refs:
-                    if isinstance(ref, _DLPackRelease):
-                        ref()
+        with self._lock:
+            if tracking.ticket and refs:
+                self._batches.append((tracking.ticket, refs))
+            through = tracking.finished_through
+            while self._batches and self._batches[0][0] <= through:
+                finished.append(self._batches.popleft()[1])
+        for refs in finished:  # outside the lock: a DLPack deleter may run arbitrary code
+            for ref in refs:
+                if isinstance(ref, _DLPackRelease):
+                    ref()
 
 
 IN_FLIGHT = _InFlight()
@@ -355,9 +349,135 @@ def _device_of(matrix: DeviceMatrix) -> int | None:
     return device.value
 
 
+class _PlainTorch:
+    """Plain operands of PyTorch (float32 CUDA tensors without autograd, on one GPU), its current stream and its
+    allocator."""
+
+    def __init__(self, torch):
+        self.float32, self.current_stream = torch.float32, _torch_current_stream(torch)
+
+    def operands(self, A, B) -> tuple | None:
+        """(A's pointer, shape and strides in elements, B's, their GPU) when both are plain, else None."""
+        if A.dtype is not self.float32 or B.dtype is not self.float32 or A.requires_grad or B.requires_grad:
+            return None
+        device = A.get_device()  # -1 on the CPU
+        if device < 0 or B.get_device() != device:
+            return None
+        return A.data_ptr(), A.shape, A.stride(), B.data_ptr(), B.shape, B.stride(), device
+
+    def stream(self, device: int) -> int:
+        return self.current_stream(device)
+
+    def allocate(self, A, shape: tuple[int, int]):
+        result = A.new_empty(shape)  # on A's GPU, float32
+        return result, result.data_ptr()
+
+
+class _PlainCupy:
+    """Plain operands of CuPy (float32 arrays of the current GPU, strides of whole elements), its current stream
+    and its allocator."""
+
+    def __init__(self, cupy):
+        self.cupy = cupy
+
+    def operands(self, A, B) -> tuple | None:
+        if A.dtype != np.float32 or B.dtype != np.float32:
+            return None
+        device = A.device.id
+        if B.device.id != device or device != self.cupy.cuda.runtime.getDevice():  # the general path allocates on
+            return None                                                           # another GPU
+        (a0, a1), (b0, b1) = A.strides, B.strides
+        if a0 % 4 or a1 % 4 or b0 % 4 or b1 % 4:
+            return None
+        return A.data.ptr, A.shape, (a0 // 4, a1 // 4), B.data.ptr, B.shape, (b0 // 4, b1 // 4), device
+
+    def stream(self, device: int) -> int:
+        return self.cupy.cuda.get_current_stream().ptr
+
+    def allocate(self, A, shape: tuple[int, int]):
+        result = self.cupy.empty(shape, dtype=np.float32)
+        return result, result.data.ptr
+
+
+def _plain_layout(shape, strides) -> tuple[int, int] | None:
+    """layout() of a non-empty matrix with sizes the library takes; None for any other."""
+    if len(shape) != 2:
+        return None
+    rows, cols = shape
+    if not (0 < rows <= INT_MAX and 0 < cols <= INT_MAX):
+        return None
+    return layout((rows, cols), tuple(strides))
+
+
+_PLAIN_LIBRARIES = {"torch": _PlainTorch, "cupy": _PlainCupy}
+_plain_adapters: dict[type, object] = {}  # by operand type; None for types with no plain path
+
+
+def _plain_adapter(kind: type):
+    """The adapter of PyTorch's tensors and CuPy's arrays (subclasses included), made on first sight of the type."""
+    library_name = _library_of_type(kind)
+    adapter, module = _PLAIN_LIBRARIES.get(library_name), sys.modules.get(library_name)
+    array_type = {"torch": "Tensor", "cupy": "ndarray"}.get(library_name)
+    plain = adapter is not None and module is not None and any(c.__name__ == array_type for c in kind.__mro__)
+    _plain_adapters[kind] = adapter(module) if plain else None
+    return _plain_adapters[kind]
+
+
+def plain_gemm(kernel: str, A, B, alpha: float, stream):
+    """run() without out= and with beta = 0 for the common call, read without the general machinery: A and B both
+    PyTorch CUDA tensors or both CuPy arrays, plain (float32, rows or columns contiguous, non-empty, on one GPU) and
+    the work on their library's current stream (stream= absent or that stream), so that no stream waits. Enqueues
+    the product and returns the result as gemm() would; returns None, having done nothing, for any other call,
+    which then goes the general way (gemm), refusals included. Written for few Python calls: it is most of what a
+    small product costs."""
+    kind = type(A)
+    adapter = _plain_adapters[kind] if kind in _plain_adapters else _plain_adapter(kind)
+    if adapter is None or type(B) is not kind:
+        return None
+    read = adapter.operands(A, B)
+    if read is None:
+        return None
+    pa, shape_a, (a0, a1), pb, shape_b, (b0, b1), device = read
+    if len(shape_a) != 2 or len(shape_b) != 2:
+        return None
+    (M, K), (K_b, N) = shape_a, shape_b
+    if K_b != K:
+        return None
+    if a1 == 1 and b1 == 1 and a0 >= K and b0 >= N and 0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX:
+        op_a, lda, op_b, ldb = 0, a0, 0, b0  # rows contiguous: the common case, without layout()'s cases
+    else:
+        found_a, found_b = _plain_layout(shape_a, (a0, a1)), _plain_layout(shape_b, (b0, b1))
+        if found_a is None or found_b is None:
+            return None
+        (op_a, lda), (op_b, ldb) = found_a, found_b
+    chosen = adapter.stream(device) or LEGACY_STREAM
+    if stream is not None and stream_handle(stream) != chosen:
+        return None
+    result, pc = adapter.allocate(A, (M, N))
+    problem, tracking = _thread_structs()
+    pack_problem(problem, 0, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N, chosen)  # a row-major result
+    status = library().mm_gemm_async_tracked(kernel.encode(), problem, tracking)
+    if status:
+        check(status)
+    IN_FLIGHT.hold(tracking, [A, B, result])
+    return result
+
+
+_per_thread = threading.local()
+
+
+def _thread_structs() -> tuple[GemmProblemStruct, TrackingStruct]:
+    """This thread's mm_gemm_problem and mm_tracking, reused call after call (hold() reads the tracking before the
+    thread's next call)."""
+    try:
+        return _per_thread.structs
+    except AttributeError:
+        _per_thread.structs = GemmProblemStruct(), TrackingStruct()
+        return _per_thread.structs
+
+
 def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     """run() for GPU arrays: enqueues out = alpha·A·B + beta·out and returns without waiting (see the module)."""
-    IN_FLIGHT.collect()
     explicit = None if stream is None else stream_handle(stream)
     operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
     # Operands that need no export first: their producers' streams choose the stream of the work when stream= does not.
@@ -374,20 +494,20 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
         for n, x in operands.items():  # DLPack operands: their producers order their writes before the chosen stream
             if n not in parsed:
                 parsed[n] = from_dlpack(x, n, chosen)
-        result, refs, device = _enqueue(kernel, A, out, parsed, producers, chosen, alpha, beta)
+        result, tracking, refs = _enqueue(kernel, A, out, parsed, producers, chosen, alpha, beta)
     except BaseException:  # refused, or failed before the product was enqueued: the exports go back now
         _release_exports(parsed)
         raise
-    if refs is not None:
-        IN_FLIGHT.hold(device, chosen, refs)
+    if tracking is not None:
+        IN_FLIGHT.hold(tracking, refs)
     return result
 
 
 def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: dict[str, int | None], chosen: int,
-             alpha: float, beta: float) -> tuple[object, list | None, int]:
+             alpha: float, beta: float) -> tuple[object, TrackingStruct | None, list]:
     """gemm() once every operand is parsed: the remaining checks, then the product, enqueued on `chosen`.
-    Returns the result, what must stay referenced until the work finishes (None: nothing was enqueued) and the
-    GPU."""
+    Returns the result, the call's tracking (None: nothing was enqueued) and what must stay referenced until the
+    work finishes."""
     c = parsed.get("out")
     M, N, K = check_product(parsed["A"].shape, parsed["B"].shape, None if c is None else c.shape,
                             c is not None and c.readonly, "GPU array")
@@ -414,7 +534,7 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
         result = out
     if M == 0 or N == 0:  # nothing to compute; the consumed DLPack tensors go back at once
         _release_exports(parsed)
-        return result, None, device
+        return result, None, []
     arguments = gemm_arguments(M, N, K, alpha, beta, a.operand, b.operand, c.operand)
     lib = library()
     waits = set(producers.values()) - {None, chosen}
@@ -422,6 +542,8 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
         check(lib.mm_gemm_check(kernel.encode(), *arguments))
     for s in waits:
         check(lib.mm_stream_wait(device, chosen, s))
-    check(lib.mm_gemm_async(kernel.encode(), *arguments, chosen))
+    problem, tracking = _thread_structs()
+    pack_problem(problem, 0, *arguments, chosen)
+    check(lib.mm_gemm_async_tracked(kernel.encode(), problem, tracking))
     refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]
-    return result, refs, device
+    return result, tracking, refs

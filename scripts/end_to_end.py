@@ -4,43 +4,22 @@ they are installed).
     python3 scripts/end_to_end.py [--kernel best] [--json FILE]
 
 Rows: the kernel time of matmul_opt.benchmark() at 4096^3; one synchronised run() at 4096^3 and 64^3 from NumPy
-arrays, pinned arrays (matmul_opt.empty_pinned, out= pinned) and PyTorch and CuPy tensors, the GPU tensors also as
-the GPU time of the call's own work between two of the library's CUDA events; the per-call cost of back-to-back
-64^3 products on GPU arrays, beside PyTorch's and CuPy's own `a @ b` (benchmarks/end_to_end.py measures them all).
+arrays, pinned arrays (matmul_opt.empty_pinned, out= pinned) and PyTorch and CuPy tensors; the GPU tensors at 4096^3
+also as GPU time between two of their library's CUDA events, around one call and around ten in a row (benchmark()'s
+method); the per-call cost of back-to-back 64^3 products on GPU arrays, beside PyTorch's and CuPy's own `a @ b`
+(benchmarks/end_to_end.py measures them all).
 """
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import matmul_opt  # noqa: E402
 from benchmarks.end_to_end import (  # noqa: E402
-    SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds)
-
-
-def gpu_seconds(source: str, operands: Operands, repetitions: int = 15) -> float:
-    """Median GPU time between events recorded on the library's current stream before and after one call."""
-    if source == "torch":
-        import torch
-
-        make, elapsed = (lambda: torch.cuda.Event(enable_timing=True)), (lambda a, b: a.elapsed_time(b))
-    else:
-        import cupy
-
-        make, elapsed = cupy.cuda.Event, cupy.cuda.get_elapsed_time
-    start, stop = make(), make()
-    times = []
-    for _ in range(repetitions):
-        start.record()
-        operands.call()
-        stop.record()
-        stop.synchronize()
-        times.append(elapsed(start, stop) / 1e3)
-    return statistics.median(times)
+    SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds, event_seconds)
 
 
 def main(argv=None) -> int:
@@ -62,7 +41,9 @@ def main(argv=None) -> int:
             rows.append((f"{source} {n}^3, run() synchronised", call_seconds(operands, call_repetitions(n)),
                          targets.get((source, n))))
             if source in ("torch", "cupy") and n == 4096:
-                rows.append((f"{source} {n}^3, run(), GPU time (events)", gpu_seconds(source, operands),
+                rows.append((f"{source} {n}^3, one run(), GPU time (events)", event_seconds(operands),
+                             targets[(source, n)]))
+                rows.append((f"{source} {n}^3, run() back to back (events)", event_seconds(operands, calls=10),
                              targets[(source, n)]))
             if source in ("torch", "cupy") and n == 64:
                 rows.append((f"{source} 64^3, run() per call (back to back)",

@@ -162,9 +162,20 @@ def test_stream_handles():
         device_arrays.stream_handle(-1)
 
 
+def _run_without_devices(code: str) -> str:
+    """stdout of `code` run by a fresh interpreter with every device hidden (it imports this module's stand-ins)."""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            cwd=os.path.dirname(__file__),
+                            env=dict(os.environ, CUDA_VISIBLE_DEVICES="",
+                                     PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(__file__)),
+                                                                 os.environ.get("PYTHONPATH", "")])))
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_accepted_operands_reach_the_device():
     """With every device hidden, a well-formed CAI operand gets as far as asking the library where it lives."""
-    code = (
+    stdout = _run_without_devices(
         "import matmul_opt\n"
         "from test_cpu_device_arrays import FakeCAI\n"
         "try:\n"
@@ -172,10 +183,70 @@ def test_accepted_operands_reach_the_device():
         "except matmul_opt.NoDeviceError as exc:\n"
         "    print('NoDeviceError:', exc)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                            cwd=os.path.dirname(__file__),
-                            env=dict(os.environ, CUDA_VISIBLE_DEVICES="",
-                                     PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(__file__)),
-                                                                 os.environ.get("PYTHONPATH", "")])))
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("NoDeviceError: no usable CUDA device"), result.stdout
+    assert stdout.startswith("NoDeviceError: no usable CUDA device"), stdout
+
+
+def install_fake_torch():
+    """Puts a stand-in `torch` module in sys.modules, with a Tensor of the attributes matmul_opt reads, and returns
+    it (for the interpreters _run_without_devices starts: never in the test process)."""
+    import types
+
+    torch = types.ModuleType("torch")
+    torch.float32, torch._C = object(), types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0)
+
+    class Tensor:
+        allocated = 0  # each stand-in gets memory of its own (never dereferenced: every device is hidden)
+
+        def __init__(self, shape, strides=None, requires_grad=False, device=0):
+            Tensor.allocated += 1
+            self._ptr = 0x7F0000000000 + Tensor.allocated * (1 << 20)
+            self.shape, self._strides = shape, strides or (shape[1], 1)
+            self.dtype, self.requires_grad, self._device, self.is_cuda = torch.float32, requires_grad, device, device >= 0
+
+        def stride(self):
+            return self._strides
+
+        def data_ptr(self):
+            return self._ptr
+
+        def get_device(self):
+            return self._device
+
+        def new_empty(self, shape):
+            return Tensor(shape)
+
+    Tensor.__module__ = "torch"
+    torch.Tensor = Tensor
+    sys.modules["torch"] = torch
+    return torch
+
+
+def test_plain_gpu_operands_take_the_direct_path_and_others_the_general_one():
+    """Plain PyTorch operands (a stand-in) reach the library through plain_gemm, never the general path; operands
+    plain_gemm does not take go the general way, whose checks refuse them as before."""
+    stdout = _run_without_devices(
+        "import matmul_opt\n"
+        "from matmul_opt import device_arrays\n"
+        "from test_cpu_device_arrays import install_fake_torch\n"
+        "torch = install_fake_torch()\n"
+        "general = device_arrays.gemm\n"
+        "def unexpected(*args):\n"
+        "    raise AssertionError('the general path ran')\n"
+        "device_arrays.gemm = unexpected\n"
+        "for B in (torch.Tensor((3, 5)), torch.Tensor((3, 5), strides=(1, 3))):  # B as stored, and B.T's view\n"
+        "    try:\n"
+        "        matmul_opt.run('naive', torch.Tensor((4, 3)), B)\n"
+        "    except matmul_opt.NoDeviceError as exc:\n"
+        "        print('NoDeviceError:', exc)\n"
+        "device_arrays.gemm = general\n"
+        "for A in (torch.Tensor((4, 3), requires_grad=True), torch.Tensor((4, 3), device=-1)):\n"
+        "    try:\n"
+        "        matmul_opt.run('naive', A, torch.Tensor((3, 5)))\n"
+        "    except (TypeError, ValueError) as exc:\n"
+        "        print(type(exc).__name__ + ':', exc)\n"
+    )
+    lines = stdout.splitlines()
+    assert len(lines) == 4, stdout
+    assert all(line.startswith("NoDeviceError: no usable CUDA device") for line in lines[:2]), stdout
+    assert lines[2].startswith("ValueError: A requires grad"), stdout
+    assert lines[3].startswith("ValueError: mixed host and GPU operands"), stdout

@@ -3,11 +3,15 @@
 
 #include "api/registry.h"
 
-// Validates, then enqueues C = alpha·op(A)·op(B) + beta·C on `stream` (mm_gemm_async's contract); with `wait`,
-// returns once it has finished.
+// What enqueue_gemm does once the product is enqueued, with the operands' GPU still current: return, wait for the
+// product to finish, or record a tracked marker after it (mm_gemm_async_tracked's contract).
+enum class AfterEnqueue { kReturn, kWait, kTrack };
+
+// Validates, then enqueues C = alpha·op(A)·op(B) + beta·C on `stream` (mm_gemm_async's contract), then does `after`
+// (kTrack fills *tracking).
 mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
-                       cudaStream_t stream, bool wait);
+                       cudaStream_t stream, AfterEnqueue after, mm_tracking* tracking = nullptr);
 
 // enqueue_gemm once its checks have passed, on operands of the current GPU: for callers that made the operands
 // themselves (the host path's device copies), and so need no pointer checks.

@@ -19,7 +19,8 @@ mm_status matmul_host(const KernelEntry* entry, int64_t M, int64_t N, int64_t K,
 
 mm_status matmul_device(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                         const float* B, int64_t ldb, float* C, int64_t ldc) {
-    return enqueue_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, kStream, true);
+    return enqueue_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, kStream,
+                        AfterEnqueue::kWait);
 }
 
 // MM_OK when the registry has an entry `index`; otherwise MM_ERR_UNKNOWN_KERNEL with the message.

@@ -6,8 +6,10 @@
 // Alpha and beta are applied by a pass over C after the product went to a workspace (both passes in
 // core/layout/rearrange.h). The workspaces come from the library's workspace pool on the call's stream, so they
 // are stream-ordered: allocated and freed around the kernels that use them, with no synchronisation.
+#include <deque>
 #include <iterator>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "api/enqueue.h"
@@ -111,6 +113,59 @@ void give_back_marker(Marker* marker) {
     free_markers().push_back(marker);
 }
 
+// The markers of tracked calls (mm_gemm_async_tracked), oldest first, with their tickets, and the number of tickets
+// given. A ticket is given under the lock, as its marker joins the queue, so the queue is in ticket order.
+struct TrackedCalls {
+    std::mutex mutex;
+    std::deque<std::pair<uint64_t, Marker*>> pending;
+    uint64_t given = 0;
+};
+
+TrackedCalls& tracked_calls() {
+    static auto* calls = new TrackedCalls();  // never destroyed: no CUDA call runs during the process's exit
+    return *calls;
+}
+
+// Takes back the finished markers at the front of the queue and reports `ticket` and the highest ticket through
+// which every tracked call has finished. The caller holds the queue's lock.
+mm_status report_finished(TrackedCalls& calls, uint64_t ticket, mm_tracking* tracking) {
+    while (!calls.pending.empty()) {
+        const cudaError_t err = cudaEventQuery(calls.pending.front().second->event);
+        if (err == cudaErrorNotReady) {
+            cudaGetLastError();  // not an error: the work is still running
+            break;
+        }
+        MM_TRY(mm_check_cuda(err, "cudaEventQuery"));
+        give_back_marker(calls.pending.front().second);
+        calls.pending.pop_front();
+    }
+    tracking->ticket = ticket;
+    tracking->finished_through = calls.pending.empty() ? calls.given : calls.pending.front().first - 1;
+    return MM_OK;
+}
+
+mm_status report_tracked(uint64_t ticket, mm_tracking* tracking) {
+    TrackedCalls& calls = tracked_calls();
+    std::lock_guard<std::mutex> lock(calls.mutex);
+    return report_finished(calls, ticket, tracking);
+}
+
+// Records a marker after the work enqueued so far on `stream` of the current GPU `device`, gives it the next
+// ticket and fills *tracking.
+mm_status track(int device, cudaStream_t stream, mm_tracking* tracking) {
+    Marker* marker = nullptr;
+    MM_TRY(take_marker(device, &marker));
+    const mm_status recorded = mm_check_cuda(cudaEventRecord(marker->event, stream), "cudaEventRecord");
+    if (recorded != MM_OK) {
+        give_back_marker(marker);
+        return recorded;
+    }
+    TrackedCalls& calls = tracked_calls();
+    std::lock_guard<std::mutex> lock(calls.mutex);
+    calls.pending.emplace_back(++calls.given, marker);
+    return report_finished(calls, calls.given, tracking);
+}
+
 // Everything the asynchronous entry checks before it enqueues: the arguments, then (unless C is empty) the
 // pointers, whose GPU goes to *device.
 mm_status check_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A,
@@ -124,15 +179,22 @@ mm_status check_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M
 
 mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
-                       cudaStream_t stream, bool wait) {
+                       cudaStream_t stream, AfterEnqueue after, mm_tracking* tracking) {
+    if (after == AfterEnqueue::kTrack && tracking == nullptr)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "tracking is a null pointer");
     int device = 0;
     MM_TRY(check_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device));
-    if (M == 0 || N == 0) return MM_OK;
+    if (M == 0 || N == 0) return after == AfterEnqueue::kTrack ? report_tracked(0, tracking) : MM_OK;
     CurrentDevice current;
     MM_TRY(current.enter(device));
     MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, stream));
     // While the operands' GPU is current: the per-thread and legacy default streams are streams of the current GPU.
-    return wait ? mm_check_cuda(cudaStreamSynchronize(stream), entry->name) : MM_OK;
+    switch (after) {
+        case AfterEnqueue::kReturn: return MM_OK;
+        case AfterEnqueue::kWait: return mm_check_cuda(cudaStreamSynchronize(stream), entry->name);
+        case AfterEnqueue::kTrack: return track(device, stream, tracking);
+    }
+    return MM_OK;
 }
 
 mm_status enqueue_checked(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
@@ -167,7 +229,14 @@ mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, i
                         const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                         void* stream) {
     return enqueue_gemm(registry_find(kernel), op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc,
-                        static_cast<cudaStream_t>(stream), false);
+                        static_cast<cudaStream_t>(stream), AfterEnqueue::kReturn);
+}
+
+mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, mm_tracking* tracking) {
+    if (problem == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "problem is a null pointer");
+    const mm_gemm_problem& p = *problem;
+    return enqueue_gemm(registry_find(kernel), p.op_a, p.op_b, p.M, p.N, p.K, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
+                        p.C, p.ldc, static_cast<cudaStream_t>(p.stream), AfterEnqueue::kTrack, tracking);
 }
 
 mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float /*alpha*/,

@@ -7,7 +7,8 @@
 // as tall as a wave of output tiles needs, so the products fill the GPU; panel heights follow from the shape alone,
 // so the same inputs give the same bits, call after call. A problem of one panel with K > 0, no pinned operand
 // and device copies that fit in one staging slot goes up as one image instead (packed_product): small calls cost
-// what their latency chain does.
+// what their latency chain does. The smallest of those skip the copies: the kernel reads and writes the image in the
+// pinned staging slot over the host link (mapped_product).
 // The device copies are the library's own (rows padded to 4 floats, every kernel's vector path applies), so the
 // products skip the pointer checks of the asynchronous entry.
 #include <algorithm>
@@ -27,6 +28,10 @@ constexpr int64_t kPanelElements = int64_t(4) << 20;
 // Panel heights are whole numbers of the tallest output tile.
 constexpr int64_t kPanelAlign = 128;
 constexpr int64_t kSlotElements = int64_t(HostStaging::kSlotBytes / sizeof(float));
+// Problems whose device image is at most this large run on the staging slot itself (mapped_product): the copies'
+// fixed costs would be most of such a call, and the kernels' re-reads of operands over the host link stay few (a
+// few tiles' worth).
+constexpr size_t kMappedImageBytes = size_t(256) << 10;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -104,15 +109,9 @@ struct QuiesceOnExit {
 // memory that still holds an earlier, correct product).
 constexpr int kPoisonByte = 0xFF;
 
-// A problem whose device image fits in one staging slot: the image of A, B and C (C's values, or poison when
-// beta = 0) is assembled in the slot and sent in one copy, so the GPU sees three operations: the copy up, the
-// product, the copy down.
-mm_status packed_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
-                         int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
-                         float beta, const HostMatrix& c) {
-    HostStaging::UpSlot* slot = nullptr;
-    MM_TRY(staging.take_up_slot(images.bytes, &slot));
-    float* const image = slot->memory.data();
+// Lays A, B and C (C's values, or poison when beta = 0) out in `image` as `images` places them on the device.
+void assemble_image(float* image, const DeviceImages& images, const HostMatrix& a, const HostMatrix& b, float beta,
+                    const HostMatrix& c) {
     const auto place = [](float* dst, int64_t dst_ld, const HostMatrix& m) {
         parallel_copy_rows(dst, size_t(dst_ld) * sizeof(float), m.data, size_t(m.ld) * sizeof(float),
                            size_t(m.cols) * sizeof(float), size_t(m.rows));
@@ -122,12 +121,44 @@ mm_status packed_product(HostStaging& staging, DeviceImages& images, const Kerne
     if (beta != 0.0f)
         place(image + images.offset_c, images.ldc, c);
     else
-        std::memset(image + images.offset_c, kPoisonByte, sizeof(float) * size_t(M * images.ldc));
+        std::memset(image + images.offset_c, kPoisonByte, sizeof(float) * size_t(c.rows * images.ldc));
+}
+
+// A problem whose device image fits in one staging slot: the image is assembled in the slot and sent in one copy,
+// so the GPU sees three operations: the copy up, the product, the copy down.
+mm_status packed_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
+                         int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
+                         float beta, const HostMatrix& c) {
+    HostStaging::UpSlot* slot = nullptr;
+    MM_TRY(staging.take_up_slot(images.bytes, &slot));
+    assemble_image(slot->memory.data(), images, a, b, beta, c);
     MM_TRY(staging.send_up(*slot, images.a(), images.bytes));
     MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, images.a(), images.lda, images.b(), images.ldb, beta,
                            images.c(), images.ldc, staging.compute()));
     MM_TRY(staging.push_down(DeviceBlock{images.c(), images.ldc}, HostBlock{c.data, M, N, c.ld, c.pinned}));
     return staging.drain_all();
+}
+
+// A problem whose image is at most kMappedImageBytes: the kernel runs on the image in the staging slot itself, which
+// the GPU reads and writes over the host link (pinned memory is mapped into its address space), so the GPU sees one
+// operation; C is copied out of the slot once the product has finished.
+mm_status mapped_product(HostStaging& staging, const DeviceImages& images, const KernelEntry* entry, mm_op op_a,
+                         mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a,
+                         const HostMatrix& b, float beta, const HostMatrix& c) {
+    HostStaging::UpSlot* slot = nullptr;
+    MM_TRY(staging.take_up_slot(images.bytes, &slot));
+    float* const image = slot->memory.data();
+    assemble_image(image, images, a, b, beta, c);
+    float* mapped = nullptr;
+    MM_TRY(mm_check_cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), image, 0),
+                         "cudaHostGetDevicePointer"));
+    MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, mapped, images.lda, mapped + images.offset_b, images.ldb,
+                           beta, mapped + images.offset_c, images.ldc, staging.compute()));
+    MM_TRY(staging.mark_slot_read(*slot));
+    MM_TRY(staging.synchronize());
+    parallel_copy_rows(c.data, size_t(c.ld) * sizeof(float), image + images.offset_c, size_t(images.ldc) * sizeof(float),
+                       size_t(N) * sizeof(float), size_t(M));
+    return MM_OK;
 }
 
 // Any other problem: B up first, then the panels (the file's header).
@@ -164,9 +195,15 @@ mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op o
     const int64_t rows = K == 0 ? M : panel_rows(M, N, K);
     staging.begin(rows == M);
     DeviceImages images(staging.compute(), a, b, c);
+    const bool one_image = rows == M && K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned &&
+                           !c.pinned;
+    if (one_image && images.bytes <= kMappedImageBytes) {
+        QuiesceOnExit quiesce{staging};
+        return mapped_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c);
+    }
     MM_TRY(images.allocate());
     QuiesceOnExit quiesce{staging};  // declared after the images: they are freed only once no copy uses them
-    if (rows == M && K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned && !c.pinned)
+    if (one_image)
         MM_TRY(packed_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c));
     else
         MM_TRY(panel_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c, rows));

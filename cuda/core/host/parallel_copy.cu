@@ -2,19 +2,59 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace {
 
 // Pieces smaller than this are not worth handing to another thread.
 constexpr size_t kPieceBytes = size_t(256) << 10;
-// Eight threads copied into pinned memory at 52 GiB/s on the H200 machines, nine times one thread (issue 16's
-// measurement); more were not tried.
-constexpr unsigned kMaxThreads = 8;
+// Copies into pinned memory on the H200 machines (16 cores; docs/experiments/2026-12-01-call-costs.md): 39 GiB/s on
+// 8 threads and 54 on 12 with memcpy, 67 on 12 with non-temporal stores, and no more on 16.
+constexpr unsigned kMaxThreads = 12;
+// Rows at least this long are written with non-temporal stores.
+constexpr size_t kStreamingRowBytes = size_t(4) << 10;
+
+// Copies one row. Long rows are written with non-temporal stores, which write memory without first reading each
+// line into the cache: what these copies write (staging buffers the copy engine reads, results) is not read back
+// by this thread soon. The caller fences (finish_streaming) before anyone else reads the destination.
+void copy_row(char* dst, const char* src, size_t bytes) {
+#if defined(__SSE2__)
+    if (bytes >= kStreamingRowBytes) {
+        const size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
+        std::memcpy(dst, src, head);
+        size_t i = head;
+        for (; i + 64 <= bytes; i += 64) {
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+            const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+            const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+        }
+        std::memcpy(dst + i, src + i, bytes - i);
+        return;
+    }
+#endif
+    std::memcpy(dst, src, bytes);
+}
+
+// Orders this thread's non-temporal stores before its later stores (the piece's completion, seen by the caller).
+void finish_streaming() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
 
 struct CopyJob {
     char* dst;
@@ -28,16 +68,16 @@ struct CopyJob {
     void copy_piece(int i) const {
         if (rows >= size_t(pieces)) {
             const size_t first = rows * i / pieces, last = rows * (i + 1) / pieces;
-            if (dst_pitch == row_bytes && src_pitch == row_bytes) {
-                std::memcpy(dst + first * row_bytes, src + first * row_bytes, (last - first) * row_bytes);
-                return;
-            }
-            for (size_t r = first; r < last; ++r) std::memcpy(dst + r * dst_pitch, src + r * src_pitch, row_bytes);
-            return;
+            if (dst_pitch == row_bytes && src_pitch == row_bytes)
+                copy_row(dst + first * row_bytes, src + first * row_bytes, (last - first) * row_bytes);
+            else
+                for (size_t r = first; r < last; ++r) copy_row(dst + r * dst_pitch, src + r * src_pitch, row_bytes);
+        } else {
+            const size_t first = row_bytes * i / pieces, last = row_bytes * (i + 1) / pieces;
+            for (size_t r = 0; r < rows; ++r)
+                copy_row(dst + r * dst_pitch + first, src + r * src_pitch + first, last - first);
         }
-        const size_t first = row_bytes * i / pieces, last = row_bytes * (i + 1) / pieces;
-        for (size_t r = 0; r < rows; ++r)
-            std::memcpy(dst + r * dst_pitch + first, src + r * src_pitch + first, last - first);
+        finish_streaming();
     }
     // Pieces handed out, and pieces finished; guarded by the pool's mutex.
     int next = 0, done = 0;
@@ -64,7 +104,7 @@ class CopyThreads {
     }
 
   private:
-    CopyThreads() : workers_(std::clamp(std::thread::hardware_concurrency() / 2, 1u, kMaxThreads) - 1) {
+    CopyThreads() : workers_(std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, kMaxThreads) - 1) {
         for (unsigned i = 0; i < workers_; ++i) std::thread([this] { work(); }).detach();
     }
 
