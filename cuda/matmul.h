@@ -115,7 +115,9 @@ typedef struct {
     uint64_t finished_through;
 } mm_tracking;
 
-/* The arguments of mm_gemm_async after the kernel name, as one struct (the layout of mm_gemm_async_tracked). */
+/* The arguments of mm_gemm_host and mm_gemm_async between the kernel name and the stream, as one struct: for
+ * callers that pay per argument (Python's ctypes converts each one), mm_gemm_host_problem and
+ * mm_gemm_async_tracked take it. */
 typedef struct {
     mm_op op_a, op_b;
     int64_t M, N, K;
@@ -127,15 +129,18 @@ typedef struct {
     float beta;
     float* C;
     int64_t ldc;
-    void* stream;
 } mm_gemm_problem;
 
-/* mm_gemm_async on *problem, then a marker after the product on its stream that the library tracks; fills
- * *tracking, asking the markers of earlier calls oldest first whether their work has finished (without waiting; a
- * finished marker is taken back). For callers that keep the operands alive until the work that reads them has
- * finished (matmul_opt's GPU arrays): one call per product, with three arguments, instead of mm_gemm_async's
- * fifteen, mm_marker_record and mm_marker_finished. */
-MM_API mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, mm_tracking* tracking);
+/* mm_gemm_host on *problem. */
+MM_API mm_status mm_gemm_host_problem(const char* kernel, const mm_gemm_problem* problem);
+
+/* mm_gemm_async on *problem, then a marker after the product on `stream` that the library tracks; fills *tracking,
+ * asking the markers of earlier calls oldest first whether their work has finished (without waiting; a finished
+ * marker is taken back). For callers that keep the operands alive until the work that reads them has finished
+ * (matmul_opt's GPU arrays): one call per product instead of mm_gemm_async, mm_marker_record and
+ * mm_marker_finished. */
+MM_API mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, void* stream,
+                                       mm_tracking* tracking);
 
 /* What mm_gemm_async checks before it enqueues anything (arguments, then pointers), with its arguments minus the
  * stream (alpha and beta may be anything): MM_OK when it would take them, else the status and message it would give.

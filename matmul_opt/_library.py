@@ -65,17 +65,32 @@ class TrackingStruct(ctypes.Structure):
 
 
 class GemmProblemStruct(ctypes.Structure):
-    """mm_gemm_problem: mm_gemm_async's arguments after the kernel name, in its order (pack_problem fills one)."""
+    """mm_gemm_problem: the arguments of mm_gemm_host and mm_gemm_async between the kernel name and the stream
+    (gemm_arguments' order); pack_problem fills one."""
 
     _fields_ = [("op_a", ctypes.c_int), ("op_b", ctypes.c_int), ("M", ctypes.c_int64), ("N", ctypes.c_int64),
                 ("K", ctypes.c_int64), ("alpha", ctypes.c_float), ("A", ctypes.c_void_p), ("lda", ctypes.c_int64),
                 ("B", ctypes.c_void_p), ("ldb", ctypes.c_int64), ("beta", ctypes.c_float), ("C", ctypes.c_void_p),
-                ("ldc", ctypes.c_int64), ("stream", ctypes.c_void_p)]
+                ("ldc", ctypes.c_int64)]
 
 
-# Writes mm_gemm_async's arguments (gemm_arguments, then the stream) into a GemmProblemStruct in one call: the
-# struct module's native layout is the C compiler's, which test_cpu_api checks field by field.
-pack_problem = struct.Struct("@iiqqqfPqPqfPqP").pack_into
+# Writes gemm_arguments' values into a GemmProblemStruct in one call (ctypes would convert each argument of the
+# fifteen-argument entries on its own): the struct module's native layout is the C compiler's, which test_cpu_api
+# checks field by field.
+pack_problem = struct.Struct("@iiqqqfPqPqfPq").pack_into
+
+_per_thread = threading.local()
+
+
+def thread_structs() -> tuple[GemmProblemStruct, TrackingStruct]:
+    """This thread's mm_gemm_problem and mm_tracking, reused call after call (a caller reads what the library wrote
+    into them before the thread's next call)."""
+    try:
+        return _per_thread.structs
+    except AttributeError:
+        _per_thread.structs = GemmProblemStruct(), TrackingStruct()
+        return _per_thread.structs
+
 
 _i64, _int, _status = ctypes.c_int64, ctypes.c_int, ctypes.c_int
 _fptr = ctypes.c_void_p
@@ -95,7 +110,8 @@ _SIGNATURES = {
                                ctypes.c_float, _fptr, _i64]),
     "mm_gemm_async": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64, ctypes.c_void_p]),
-    "mm_gemm_async_tracked": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct),
+    "mm_gemm_host_problem": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct)]),
+    "mm_gemm_async_tracked": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct), ctypes.c_void_p,
                                         ctypes.POINTER(TrackingStruct)]),
     "mm_gemm_check": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64]),

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import device_arrays, pinned
 from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
-from ._library import DeviceInfoStruct, KernelUnavailableError, check, library
+from ._library import DeviceInfoStruct, KernelUnavailableError, check, library, pack_problem, thread_structs
 from .accuracy import ARITHMETICS, tolerance  # noqa: F401  (tolerance is part of the API: matmul_opt.tolerance)
 
 
@@ -98,6 +98,10 @@ def _check_kernel(kernel) -> None:
 
 
 def _check_matrix(name: str, array) -> np.ndarray:
+    if isinstance(array, np.ndarray) and array.dtype == np.float32 and array.ndim == 2:  # the common case, at once
+        rows, cols = array.shape
+        if rows <= INT_MAX and cols <= INT_MAX:
+            return array
     if not isinstance(array, np.ndarray):
         raise TypeError(
             f"{name} must be a NumPy ndarray or a GPU array (one with __cuda_array_interface__ or DLPack), got "
@@ -113,21 +117,16 @@ def _check_matrix(name: str, array) -> np.ndarray:
     return array
 
 
-def _data_pointer(array: np.ndarray) -> int:
-    """The address of array's first element: through the buffer protocol for a writable, C-ordered, non-empty array
-    (a third of the cost of array.ctypes.data, which builds a helper object every time, and a small product pays
-    for three), else array.ctypes.data."""
-    flags = array.flags
-    if flags.writeable and flags.c_contiguous and array.size:
-        return ctypes.addressof(ctypes.c_char.from_buffer(array))
-    return array.ctypes.data
-
-
 def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
     """The array the host entry reads and its (op, leading dimension, pointer): the array itself when its rows
     (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
-    if array.flags.c_contiguous:  # the common case, without the general stride analysis
-        return array, (0, max(array.shape[1], 1), _data_pointer(array))
+    flags = array.flags
+    if flags.c_contiguous:  # the common case, without the general stride analysis
+        # A writable, non-empty array's address through the buffer protocol: a third of the cost of
+        # array.ctypes.data, which builds a helper object every time (and a small product pays for three).
+        ptr = ctypes.addressof(ctypes.c_char.from_buffer(array)) if flags.writeable and array.size else \
+            array.ctypes.data
+        return array, (0, max(array.shape[1], 1), ptr)
     if all(s % array.itemsize == 0 for s in array.strides):
         found = layout(array.shape, tuple(s // array.itemsize for s in array.strides))
         if found is not None:
@@ -207,7 +206,9 @@ def _run_host(kernel: str, A, B, out, alpha: float, beta: float, stream):
         C, c = _host_operand(np.array(out, order="C"))
     else:
         C, c = _host_operand(pinned.result_array((M, N)) if out is None else out)
-    check(library().mm_gemm_host(kernel.encode(), *gemm_arguments(M, N, K, alpha, beta, a, b, c)))
+    problem, _ = thread_structs()
+    pack_problem(problem, 0, *gemm_arguments(M, N, K, alpha, beta, a, b, c))
+    check(library().mm_gemm_host_problem(kernel.encode(), problem))
     if out is None:
         return C
     if C is not out:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._layout import INT_MAX, Operand, check_product, check_shape, element_strides, gemm_arguments, layout
-from ._library import GemmProblemStruct, TrackingStruct, check, library, pack_problem
+from ._library import TrackingStruct, check, library, pack_problem, thread_structs
 
 # DLPack device types (dlpack.h): CUDA memory, and memory managed across host and CUDA devices.
 _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
@@ -454,26 +454,13 @@ def plain_gemm(kernel: str, A, B, alpha: float, stream):
     if stream is not None and stream_handle(stream) != chosen:
         return None
     result, pc = adapter.allocate(A, (M, N))
-    problem, tracking = _thread_structs()
-    pack_problem(problem, 0, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N, chosen)  # a row-major result
-    status = library().mm_gemm_async_tracked(kernel.encode(), problem, tracking)
+    problem, tracking = thread_structs()
+    pack_problem(problem, 0, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N)  # a row-major result
+    status = library().mm_gemm_async_tracked(kernel.encode(), problem, chosen, tracking)
     if status:
         check(status)
     IN_FLIGHT.hold(tracking, [A, B, result])
     return result
-
-
-_per_thread = threading.local()
-
-
-def _thread_structs() -> tuple[GemmProblemStruct, TrackingStruct]:
-    """This thread's mm_gemm_problem and mm_tracking, reused call after call (hold() reads the tracking before the
-    thread's next call)."""
-    try:
-        return _per_thread.structs
-    except AttributeError:
-        _per_thread.structs = GemmProblemStruct(), TrackingStruct()
-        return _per_thread.structs
 
 
 def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
@@ -542,8 +529,8 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
         check(lib.mm_gemm_check(kernel.encode(), *arguments))
     for s in waits:
         check(lib.mm_stream_wait(device, chosen, s))
-    problem, tracking = _thread_structs()
-    pack_problem(problem, 0, *arguments, chosen)
-    check(lib.mm_gemm_async_tracked(kernel.encode(), problem, tracking))
+    problem, tracking = thread_structs()
+    pack_problem(problem, 0, *arguments)
+    check(lib.mm_gemm_async_tracked(kernel.encode(), problem, chosen, tracking))
     refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]
     return result, tracking, refs

@@ -182,22 +182,25 @@ class TestCBoundary:
         buffers = {name: (ctypes.c_float * 16)() for name in "ABC"}
         arguments = [b"naive", op_a, op_b, M, N, K, 1.0, ctypes.addressof(buffers["A"]), lda,
                      ctypes.addressof(buffers["B"]), ldb, 0.0, ctypes.addressof(buffers["C"]), ldc]
-        if entry == "mm_gemm_async_tracked":
+        if entry in ("mm_gemm_host_problem", "mm_gemm_async_tracked"):
             problem = _library.GemmProblemStruct()
-            _library.pack_problem(problem, 0, *arguments[1:], 0)  # stream 0: NULL
-            status = lib.mm_gemm_async_tracked(arguments[0], problem, _library.TrackingStruct())
+            _library.pack_problem(problem, 0, *arguments[1:])
+            status = (lib.mm_gemm_host_problem(arguments[0], problem) if entry == "mm_gemm_host_problem" else
+                      lib.mm_gemm_async_tracked(arguments[0], problem, None, _library.TrackingStruct()))
         else:
             status = getattr(lib, entry)(*arguments, *([None] if entry == "mm_gemm_async" else []))
         return status, lib.mm_last_error().decode()
 
-    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async", "mm_gemm_async_tracked", "mm_gemm_check"])
+    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_host_problem", "mm_gemm_async", "mm_gemm_async_tracked",
+                                       "mm_gemm_check"])
     def test_op_flags_are_checked(self, entry):
         status, message = self.gemm(op_a=7, entry=entry)
         assert status == 1 and "op_a = 7 is neither MM_OP_N (0) nor MM_OP_T (1)" in message
         status, message = self.gemm(op_b=-1, entry=entry)
         assert status == 1 and "op_b = -1" in message
 
-    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_async", "mm_gemm_async_tracked", "mm_gemm_check"])
+    @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_host_problem", "mm_gemm_async", "mm_gemm_async_tracked",
+                                       "mm_gemm_check"])
     def test_leading_dimensions_are_those_of_the_stored_matrices(self, entry):
         # op(A) = T: A is stored K x M = 2 x 3, so lda must reach 3.
         status, message = self.gemm(op_a=1, lda=2, entry=entry)
@@ -208,13 +211,15 @@ class TestCBoundary:
 
     def test_the_tracked_entry_refuses_null_structs(self):
         lib = _library.library()
-        assert lib.mm_gemm_async_tracked(b"naive", None, _library.TrackingStruct()) == 1
+        assert lib.mm_gemm_async_tracked(b"naive", None, None, _library.TrackingStruct()) == 1
         assert "problem is a null pointer" in lib.mm_last_error().decode()
-        assert lib.mm_gemm_async_tracked(b"naive", _library.GemmProblemStruct(), None) == 1
+        assert lib.mm_gemm_async_tracked(b"naive", _library.GemmProblemStruct(), None, None) == 1
         assert "tracking is a null pointer" in lib.mm_last_error().decode()
+        assert lib.mm_gemm_host_problem(b"naive", None) == 1
+        assert "problem is a null pointer" in lib.mm_last_error().decode()
 
     def test_pack_problem_fills_every_field_of_the_struct(self):
-        values = (1, 0, 3, 5, 7, 2.5, 0x1000, 11, 0x2000, 13, -0.5, 0x3000, 17, 0x4000)  # distinct, exact in fp32
+        values = (1, 0, 3, 5, 7, 2.5, 0x1000, 11, 0x2000, 13, -0.5, 0x3000, 17)  # distinct, exact in fp32
         problem = _library.GemmProblemStruct()
         _library.pack_problem(problem, 0, *values)
         assert tuple(getattr(problem, name) for name, _ in problem._fields_) == values

@@ -69,6 +69,13 @@ mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, in
     return gemm_host(registry_find(kernel), op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+mm_status mm_gemm_host_problem(const char* kernel, const mm_gemm_problem* problem) {
+    if (problem == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "problem is a null pointer");
+    const mm_gemm_problem& p = *problem;
+    return gemm_host(registry_find(kernel), p.op_a, p.op_b, p.M, p.N, p.K, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
+                     p.ldc);
+}
+
 mm_status mm_host_alloc(uint64_t bytes, void** p) {
     if (p == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "p is a null pointer");
     *p = nullptr;

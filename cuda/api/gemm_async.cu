@@ -232,11 +232,12 @@ mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, i
                         static_cast<cudaStream_t>(stream), AfterEnqueue::kReturn);
 }
 
-mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, mm_tracking* tracking) {
+mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, void* stream,
+                                mm_tracking* tracking) {
     if (problem == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "problem is a null pointer");
     const mm_gemm_problem& p = *problem;
     return enqueue_gemm(registry_find(kernel), p.op_a, p.op_b, p.M, p.N, p.K, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta,
-                        p.C, p.ldc, static_cast<cudaStream_t>(p.stream), AfterEnqueue::kTrack, tracking);
+                        p.C, p.ldc, static_cast<cudaStream_t>(stream), AfterEnqueue::kTrack, tracking);
 }
 
 mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float /*alpha*/,
