@@ -201,7 +201,8 @@ def install_fake_torch():
             Tensor.allocated += 1
             self._ptr = 0x7F0000000000 + Tensor.allocated * (1 << 20)
             self.shape, self._strides = shape, strides or (shape[1], 1)
-            self.dtype, self.requires_grad, self._device, self.is_cuda = torch.float32, requires_grad, device, device >= 0
+            self.dtype, self.requires_grad = torch.float32, requires_grad
+            self._device, self.is_cuda = device, device >= 0
 
         def stride(self):
             return self._strides

@@ -156,8 +156,8 @@ mm_status mapped_product(HostStaging& staging, const DeviceImages& images, const
                            beta, mapped + images.offset_c, images.ldc, staging.compute()));
     MM_TRY(staging.mark_slot_read(*slot));
     MM_TRY(staging.synchronize());
-    parallel_copy_rows(c.data, size_t(c.ld) * sizeof(float), image + images.offset_c, size_t(images.ldc) * sizeof(float),
-                       size_t(N) * sizeof(float), size_t(M));
+    parallel_copy_rows(c.data, size_t(c.ld) * sizeof(float), image + images.offset_c,
+                       size_t(images.ldc) * sizeof(float), size_t(N) * sizeof(float), size_t(M));
     return MM_OK;
 }
 
