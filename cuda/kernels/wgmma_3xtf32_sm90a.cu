@@ -16,8 +16,8 @@
 // across a loop's back edge.
 // The chunk is 16 of K below K = 4096 and 32 from there on. The error a chunk adds grows with its length, so the
 // short chunk is the more accurate, and it is what keeps a short product within SGEMM's error, which is smallest
-// there; but it doubles the total's adds, which cost speed on large products (measured; likely through the power
-// limit those run at). From K = 4096 on, SGEMM's own error has grown past the long chunk's.
+// there; but it doubles the total's adds, which cost speed on large products (measured; large products run at the
+// power limit). From K = 4096 on, SGEMM's own error has grown past the long chunk's.
 //
 // Changes vs wgmma_tf32: three MMAs per step instead of one; A split and read from shared memory instead of rounded
 // in registers (two split register sets would not fit beside three accumulator sets); B split into two copies instead
@@ -32,9 +32,11 @@
 // that overflow), and those rows and columns of C are recomputed in plain fp32 afterwards
 // (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum as in fp32.
 //
-// What limits it: likely the power limit on large products, near which they run (the SM clock drops at times), and
-// the two split passes, which move 3 x (M + N) x K x 4 bytes for 6 x M x N x K tensor FLOP (measured in
-// docs/experiments/2026-12-01-wgmma-3xtf32.md and docs/experiments/2026-12-01-operand-passes.md).
+// What limits it: the GPU's power limit on large products. Run for seconds, it draws the full 700 W and the SM clock
+// settles at 1550 to 1780 MHz instead of 1980, so its speed depends on what ran just before it
+// (docs/experiments/2026-12-01-3xtf32-power-state.md). Also the two split passes, which move 3 x (M + N) x K x 4
+// bytes for 6 x M x N x K tensor FLOP (docs/experiments/2026-12-01-wgmma-3xtf32.md and
+// docs/experiments/2026-12-01-operand-passes.md).
 //
 // Tile: 128 x 128 x 32, 3 stages of 64 KiB (four 16 KiB tiles), 384 threads (one producer warpgroup, of which one
 // thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232), one block per SM; promotion every
