@@ -151,15 +151,13 @@ def from_torch(x, name: str) -> DeviceMatrix:
 def from_cupy(x, name: str) -> DeviceMatrix:
     """The matrix behind a CuPy array, read from its attributes; its producer stream is CuPy's current stream (what
     its __cuda_array_interface__ v3 names)."""
-    import cupy  # already imported: x is a CuPy array
-
     rows, cols = check_shape(name, x.shape)
     if x.dtype != np.float32:
         raise _dtype_error(name, x.dtype.name, x)
     strides = element_strides(name, x.strides)
-    stream = cupy.cuda.get_current_stream().ptr or LEGACY_STREAM
-    return DeviceMatrix(x, x.data.ptr, (rows, cols), strides, stream=stream,
-                        device=x.device.id)
+    device = x.device.id
+    return DeviceMatrix(x, x.data.ptr, (rows, cols), strides, stream=_adapter_of(type(x)).stream(device),
+                        device=device)
 
 
 def from_array_interface(x, name: str) -> DeviceMatrix | None:
@@ -241,10 +239,8 @@ def producer_stream(matrix: DeviceMatrix, asked: dict) -> int | None:
     if matrix.stream is not None:
         return stream_handle(matrix.stream)
     if _library_of(matrix.owner) == "torch":
-        import torch  # already imported: the operand is a torch tensor
-
         if matrix.device not in asked:
-            asked[matrix.device] = stream_handle(_torch_current_stream(torch)(matrix.device))
+            asked[matrix.device] = _adapter_of(type(matrix.owner)).stream(matrix.device)
         return asked[matrix.device]
     return None
 
@@ -282,16 +278,10 @@ _ALLOCATING_LIBRARIES = ("torch", "cupy", "numba")
 
 def allocate_like(x, shape: tuple[int, int], device: int):
     """A new float32 array of `shape` on GPU `device`, from x's own library."""
+    adapter = _adapter_of(type(x))
+    if adapter is not None:
+        return adapter.allocate(x, shape, device)[0]
     library_name = _library_of(x)
-    if library_name == "torch":
-        import torch
-
-        return torch.empty(shape, dtype=torch.float32, device=x.device if x.device.index == device else device)
-    if library_name == "cupy":
-        import cupy
-
-        with cupy.cuda.Device(device):
-            return cupy.empty(shape, dtype=cupy.float32)
     if library_name == "numba":
         from numba import cuda
 
@@ -313,13 +303,13 @@ class _InFlight:
         self._lock = threading.Lock()
         self._batches: collections.deque[tuple[int, list]] = collections.deque()
 
-    def hold(self, tracking: TrackingStruct, refs: list | None) -> None:
+    def hold(self, tracking: TrackingStruct, refs: list) -> None:
         """Holds `refs` under the call's ticket (none when it enqueued nothing) and drops the oldest batches whose
         work has finished. Batches of concurrent calls may join out of ticket order; one that joined early then
         waits for the later tickets, never the other way round."""
         finished = []
         with self._lock:
-            if tracking.ticket and refs:
+            if tracking.ticket:
                 self._batches.append((tracking.ticket, refs))
             through = tracking.finished_through
             while self._batches and self._batches[0][0] <= through:
@@ -350,9 +340,9 @@ def _device_of(matrix: DeviceMatrix) -> int | None:
     return device.value
 
 
-class _PlainTorch:
-    """Plain operands of PyTorch (float32 CUDA tensors without autograd, on one GPU), its current stream and its
-    allocator."""
+class _TorchArrays:
+    """What matmul_opt asks of PyTorch, through its tensors: the plain operands plain_gemm takes (float32 CUDA tensors
+    without autograd, on one GPU), its current stream and the allocation of a result."""
 
     def __init__(self, torch):
         self.float32, self.current_stream = torch.float32, _torch_current_stream(torch)
@@ -367,16 +357,19 @@ class _PlainTorch:
         return A.data_ptr(), A.shape, A.stride(), B.data_ptr(), B.shape, B.stride(), device
 
     def stream(self, device: int) -> int:
-        return self.current_stream(device)
+        """The handle of PyTorch's current stream of `device`."""
+        return self.current_stream(device) or LEGACY_STREAM
 
-    def allocate(self, A, shape: tuple[int, int]):
-        result = A.new_empty(shape)  # on A's GPU, float32
+    def allocate(self, x, shape: tuple[int, int], device: int):
+        """A new float32 tensor on GPU `device`, which is x's (every operand of a call lies on one GPU), and its
+        pointer."""
+        result = x.new_empty(shape)  # on x's GPU, of x's dtype: float32
         return result, result.data_ptr()
 
 
-class _PlainCupy:
-    """Plain operands of CuPy (float32 arrays of the current GPU, strides of whole elements), its current stream
-    and its allocator."""
+class _CupyArrays:
+    """What matmul_opt asks of CuPy, through its arrays: the plain operands plain_gemm takes (float32 arrays of the
+    current GPU, strides of whole elements), its current stream and the allocation of a result."""
 
     def __init__(self, cupy):
         self.cupy = cupy
@@ -385,43 +378,42 @@ class _PlainCupy:
         if A.dtype != np.float32 or B.dtype != np.float32:
             return None
         device = A.device.id
-        if B.device.id != device or device != self.cupy.cuda.runtime.getDevice():  # the general path allocates on
-            return None                                                           # another GPU
+        if B.device.id != device or device != self.cupy.cuda.runtime.getDevice():  # plain_gemm allocates on the
+            return None                                                           # current GPU
         (a0, a1), (b0, b1) = A.strides, B.strides
         if a0 % 4 or a1 % 4 or b0 % 4 or b1 % 4:
             return None
         return A.data.ptr, A.shape, (a0 // 4, a1 // 4), B.data.ptr, B.shape, (b0 // 4, b1 // 4), device
 
     def stream(self, device: int) -> int:
-        return self.cupy.cuda.get_current_stream().ptr
+        """The handle of CuPy's current stream (that of the current GPU, as its __cuda_array_interface__ v3 says)."""
+        return self.cupy.cuda.get_current_stream().ptr or LEGACY_STREAM
 
-    def allocate(self, A, shape: tuple[int, int]):
-        result = self.cupy.empty(shape, dtype=np.float32)
+    def allocate(self, x, shape: tuple[int, int], device: int):
+        """A new float32 array on GPU `device`, and its pointer."""
+        if device == self.cupy.cuda.runtime.getDevice():
+            result = self.cupy.empty(shape, dtype=np.float32)
+        else:
+            with self.cupy.cuda.Device(device):
+                result = self.cupy.empty(shape, dtype=np.float32)
         return result, result.data.ptr
 
 
-def _plain_layout(shape, strides) -> tuple[int, int] | None:
-    """layout() of a non-empty matrix with sizes the library takes; None for any other."""
-    if len(shape) != 2:
-        return None
-    rows, cols = shape
-    if not (0 < rows <= INT_MAX and 0 < cols <= INT_MAX):
-        return None
-    return layout((rows, cols), tuple(strides))
+_ARRAY_LIBRARIES = {"torch": (_TorchArrays, "Tensor"), "cupy": (_CupyArrays, "ndarray")}
+_adapters: dict[type, object] = {}  # by operand type; None for types of no library above
+_UNSEEN = object()
 
 
-_PLAIN_LIBRARIES = {"torch": _PlainTorch, "cupy": _PlainCupy}
-_plain_adapters: dict[type, object] = {}  # by operand type; None for types with no plain path
-
-
-def _plain_adapter(kind: type):
-    """The adapter of PyTorch's tensors and CuPy's arrays (subclasses included), made on first sight of the type."""
-    library_name = _library_of_type(kind)
-    adapter, module = _PLAIN_LIBRARIES.get(library_name), sys.modules.get(library_name)
-    array_type = {"torch": "Tensor", "cupy": "ndarray"}.get(library_name)
-    plain = adapter is not None and module is not None and any(c.__name__ == array_type for c in kind.__mro__)
-    _plain_adapters[kind] = adapter(module) if plain else None
-    return _plain_adapters[kind]
+def _adapter_of(kind: type):
+    """The adapter of PyTorch's tensors and CuPy's arrays (subclasses included), made on first sight of the type;
+    None for any other type."""
+    adapter = _adapters.get(kind, _UNSEEN)
+    if adapter is _UNSEEN:
+        library_name = _library_of_type(kind)
+        known, module = _ARRAY_LIBRARIES.get(library_name), sys.modules.get(library_name)
+        ours = known is not None and module is not None and any(c.__name__ == known[1] for c in kind.__mro__)
+        adapter = _adapters[kind] = known[0](module) if ours else None
+    return adapter
 
 
 def plain_gemm(kernel: str, A, B, alpha: float, stream):
@@ -431,9 +423,8 @@ def plain_gemm(kernel: str, A, B, alpha: float, stream):
     the product and returns the result as gemm() would; returns None, having done nothing, for any other call,
     which then goes the general way (gemm), refusals included. Written for few Python calls: it is most of what a
     small product costs."""
-    kind = type(A)
-    adapter = _plain_adapters[kind] if kind in _plain_adapters else _plain_adapter(kind)
-    if adapter is None or type(B) is not kind:
+    adapter = _adapter_of(type(A))
+    if adapter is None or type(B) is not type(A):
         return None
     read = adapter.operands(A, B)
     if read is None:
@@ -447,14 +438,16 @@ def plain_gemm(kernel: str, A, B, alpha: float, stream):
     if a1 == 1 and b1 == 1 and a0 >= K and b0 >= N and 0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX:
         op_a, lda, op_b, ldb = 0, a0, 0, b0  # rows contiguous: the common case, without layout()'s cases
     else:
-        found_a, found_b = _plain_layout(shape_a, (a0, a1)), _plain_layout(shape_b, (b0, b1))
+        if not (0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX):
+            return None
+        found_a, found_b = layout((M, K), (a0, a1)), layout((K, N), (b0, b1))
         if found_a is None or found_b is None:
             return None
         (op_a, lda), (op_b, ldb) = found_a, found_b
-    chosen = adapter.stream(device) or LEGACY_STREAM
+    chosen = adapter.stream(device)
     if stream is not None and stream_handle(stream) != chosen:
         return None
-    result, pc = adapter.allocate(A, (M, N))
+    result, pc = adapter.allocate(A, (M, N), device)
     problem, tracking = thread_structs()
     pack_problem(problem, 0, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N)  # a row-major result
     status = library().mm_gemm_async_tracked(kernel.encode(), problem, chosen, tracking)

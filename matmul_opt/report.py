@@ -69,8 +69,8 @@ def format_accuracy(errors: dict[str, dict[int, float]], baseline: str = "cublas
     for name, by_k in errors.items():
         cells = []
         for K in ks:
-            ratio = errors.get(baseline, {}).get(K)
-            cell = f"{by_k[K]:.2e}" + (f" ({by_k[K] / ratio:.2f}x)" if ratio else "")
+            base = errors.get(baseline, {}).get(K)
+            cell = f"{by_k[K]:.2e}" + (f" ({by_k[K] / base:.2f}x)" if base else "")
             cells.append(f"{cell:>20}")
         lines.append(f"{name:<14}" + "".join(cells))
     return lines

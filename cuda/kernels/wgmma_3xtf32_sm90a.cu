@@ -32,8 +32,8 @@
 // that overflow), and those rows and columns of C are recomputed in plain fp32 afterwards
 // (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum as in fp32.
 //
-// What limits it: the GPU's power limit on large products. Run for seconds, it draws the full 700 W and the SM clock
-// settles at 1550 to 1780 MHz instead of 1980, so its speed depends on what ran just before it
+// What limits it: the GPU's power limit on large products. Run for seconds, it draws 690 to 700 W of the 700 W limit
+// and the SM clock settles at 1545 to 1785 MHz instead of 1980, so its speed depends on what ran just before it
 // (docs/experiments/2026-12-01-3xtf32-power-state.md). Also the two split passes, which move 3 x (M + N) x K x 4
 // bytes for 6 x M x N x K tensor FLOP (docs/experiments/2026-12-01-wgmma-3xtf32.md and
 // docs/experiments/2026-12-01-operand-passes.md).
