@@ -116,8 +116,8 @@ typedef struct {
 } mm_tracking;
 
 /* The arguments of mm_gemm_host and mm_gemm_async between the kernel name and the stream, as one struct: for
- * callers that pay per argument (Python's ctypes converts each one), mm_gemm_host_problem and
- * mm_gemm_async_tracked take it. */
+ * callers that pay per argument (Python's ctypes converts each one), mm_gemm_host_problem takes it, and
+ * mm_gemm_async_tracked within its call struct. */
 typedef struct {
     mm_op op_a, op_b;
     int64_t M, N, K;
@@ -134,13 +134,21 @@ typedef struct {
 /* mm_gemm_host on *problem. */
 MM_API mm_status mm_gemm_host_problem(const char* kernel, const mm_gemm_problem* problem);
 
-/* mm_gemm_async on *problem, then a marker after the product on `stream` that the library tracks; fills *tracking,
- * asking the markers of earlier calls oldest first whether their work has finished (without waiting; a finished
- * marker is taken back). For callers that keep the operands alive until the work that reads them has finished
- * (matmul_opt's GPU arrays): one call per product instead of mm_gemm_async, mm_marker_record and
- * mm_marker_finished. */
-MM_API mm_status mm_gemm_async_tracked(const char* kernel, const mm_gemm_problem* problem, void* stream,
-                                       mm_tracking* tracking);
+/* A tracked product as one struct, for callers that pay per argument and per call (Python's ctypes converts each
+ * argument): the kernel's name, the problem, the stream, and what the call reports. */
+typedef struct {
+    const char* kernel;
+    mm_gemm_problem problem;
+    void* stream;
+    mm_tracking tracking; /* written by mm_gemm_async_tracked */
+} mm_tracked_gemm;
+
+/* mm_gemm_async on call->problem and call->stream, then a marker after the product on that stream that the library
+ * tracks; fills call->tracking, asking the markers of earlier calls oldest first whether their work has finished
+ * (without waiting; a finished marker is taken back). For callers that keep the operands alive until the work that
+ * reads them has finished (matmul_opt's GPU arrays): one call per product instead of mm_gemm_async,
+ * mm_marker_record and mm_marker_finished. */
+MM_API mm_status mm_gemm_async_tracked(mm_tracked_gemm* call);
 
 /* What mm_gemm_async checks before it enqueues anything (arguments, then pointers), with its arguments minus the
  * stream (alpha and beta may be anything): MM_OK when it would take them, else the status and message it would give.

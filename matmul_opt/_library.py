@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import struct
 import threading
@@ -58,12 +59,6 @@ class DeviceInfoStruct(ctypes.Structure):
     ]
 
 
-class TrackingStruct(ctypes.Structure):
-    """mm_tracking: a tracked call's ticket and the highest ticket through which all tracked work has finished."""
-
-    _fields_ = [("ticket", ctypes.c_uint64), ("finished_through", ctypes.c_uint64)]
-
-
 class GemmProblemStruct(ctypes.Structure):
     """mm_gemm_problem: the arguments of mm_gemm_host and mm_gemm_async between the kernel name and the stream
     (gemm_arguments' order); pack_problem fills one."""
@@ -74,22 +69,57 @@ class GemmProblemStruct(ctypes.Structure):
                 ("ldc", ctypes.c_int64)]
 
 
-# Writes gemm_arguments' values into a GemmProblemStruct in one call (ctypes would convert each argument of the
-# fifteen-argument entries on its own): the struct module's native layout is the C compiler's, which test_cpu_api
-# checks field by field.
-pack_problem = struct.Struct("@iiqqqfPqPqfPq").pack_into
+class TrackingStruct(ctypes.Structure):
+    """mm_tracking: a tracked call's ticket and the highest ticket through which all tracked work has finished."""
+
+    _fields_ = [("ticket", ctypes.c_uint64), ("finished_through", ctypes.c_uint64)]
+
+
+class TrackedGemmStruct(ctypes.Structure):
+    """mm_tracked_gemm: mm_gemm_async_tracked's one argument (the kernel's name, the problem, the stream) and what it
+    reports; pack_tracked fills all but the report, read_tracking reads that."""
+
+    _fields_ = [("kernel", ctypes.c_void_p), ("problem", GemmProblemStruct), ("stream", ctypes.c_void_p),
+                ("tracking", TrackingStruct)]
+
+
+# Write gemm_arguments' values (after the kernel's name) into a GemmProblemStruct, or the name's address, those
+# values and the stream into a TrackedGemmStruct, in one call (ctypes would convert each argument of the entries on
+# its own): the struct module's native layout is the C compiler's, which test_cpu_api checks field by field.
+_PROBLEM_FORMAT = "iiqqqfPqPqfPq"
+pack_problem = struct.Struct("@" + _PROBLEM_FORMAT).pack_into
+pack_tracked = struct.Struct("@P" + _PROBLEM_FORMAT + "P").pack_into
+
+
+def read_tracking(call: TrackedGemmStruct) -> tuple[int, int]:
+    """(ticket, finished_through) of the last mm_gemm_async_tracked on `call`."""
+    return _unpack_tracking(call, _TRACKING_OFFSET)
+
+
+_unpack_tracking = struct.Struct("@QQ").unpack_from
+_TRACKING_OFFSET = TrackedGemmStruct.tracking.offset
 
 _per_thread = threading.local()
 
 
-def thread_structs() -> tuple[GemmProblemStruct, TrackingStruct]:
-    """This thread's mm_gemm_problem and mm_tracking, reused call after call (a caller reads what the library wrote
-    into them before the thread's next call)."""
+def thread_problem() -> GemmProblemStruct:
+    """This thread's mm_gemm_problem, reused call after call."""
     try:
-        return _per_thread.structs
+        return _per_thread.problem
     except AttributeError:
-        _per_thread.structs = GemmProblemStruct(), TrackingStruct()
-        return _per_thread.structs
+        _per_thread.problem = GemmProblemStruct()
+        return _per_thread.problem
+
+
+def thread_call() -> tuple[TrackedGemmStruct, ctypes.c_void_p]:
+    """This thread's mm_tracked_gemm and its address (what mm_gemm_async_tracked takes, converted once), reused call
+    after call: a caller reads the report before the thread's next call."""
+    try:
+        return _per_thread.call
+    except AttributeError:
+        call = TrackedGemmStruct()
+        _per_thread.call = call, ctypes.c_void_p(ctypes.addressof(call))
+        return _per_thread.call
 
 
 _i64, _int, _status = ctypes.c_int64, ctypes.c_int, ctypes.c_int
@@ -111,8 +141,7 @@ _SIGNATURES = {
     "mm_gemm_async": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64, ctypes.c_void_p]),
     "mm_gemm_host_problem": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct)]),
-    "mm_gemm_async_tracked": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct), ctypes.c_void_p,
-                                        ctypes.POINTER(TrackingStruct)]),
+    "mm_gemm_async_tracked": (_status, [ctypes.c_void_p]),  # a TrackedGemmStruct's address (thread_call)
     "mm_gemm_check": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                 ctypes.c_float, _fptr, _i64]),
     "mm_pointer_device": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),
@@ -157,6 +186,19 @@ def library() -> ctypes.CDLL:
                 function.restype, function.argtypes = restype, argtypes
             _library = lib
         return _library
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_name_addresses() -> dict[str, int]:
+    """Each registered kernel's name and the address of the library's own copy of it (a static string, there as
+    long as the library is loaded): what a TrackedGemmStruct's kernel field points at."""
+    lib = library()
+    addresses = {}
+    for index in range(lib.mm_kernel_count()):
+        name = ctypes.c_char_p()
+        check(lib.mm_kernel_name(index, ctypes.byref(name)))
+        addresses[name.value.decode()] = ctypes.cast(name, ctypes.c_void_p).value
+    return addresses
 
 
 def check(status: int) -> None:

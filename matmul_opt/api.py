@@ -9,7 +9,8 @@ import numpy as np
 
 from . import device_arrays, pinned
 from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
-from ._library import DeviceInfoStruct, KernelUnavailableError, check, library, pack_problem, thread_structs
+from ._library import (DeviceInfoStruct, KernelUnavailableError, check, kernel_name_addresses, library, pack_problem,
+                       thread_problem)
 from .accuracy import ARITHMETICS, tolerance  # noqa: F401  (tolerance is part of the API: matmul_opt.tolerance)
 
 
@@ -66,7 +67,7 @@ def kernels() -> list[KernelInfo]:
 
 @functools.lru_cache(maxsize=None)
 def _registry() -> tuple[KernelInfo, ...]:
-    """Read once: the registry is fixed in the loaded library, and run() checks names against it every call."""
+    """Read once: the registry is fixed in the loaded library."""
     lib = library()
     infos = []
     for index in range(lib.mm_kernel_count()):
@@ -85,15 +86,10 @@ def kernel_names() -> list[str]:
     return [info.name for info in kernels()]
 
 
-@functools.lru_cache(maxsize=None)
-def _known_names() -> frozenset[str]:
-    return frozenset(kernel_names())
-
-
 def _check_kernel(kernel) -> None:
     if not isinstance(kernel, str):
         raise TypeError(f"kernel must be a kernel name (str), got {type(kernel).__name__}")
-    if kernel not in _known_names():
+    if kernel not in kernel_name_addresses():
         raise ValueError(f"unknown kernel {kernel!r}; valid kernels: {', '.join(kernel_names())}")
 
 
@@ -122,10 +118,7 @@ def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
     (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
     flags = array.flags
     if flags.c_contiguous:  # the common case, without the general stride analysis
-        # A writable, non-empty array's address through the buffer protocol: a third of the cost of
-        # array.ctypes.data, which builds a helper object every time (and a small product pays for three).
-        ptr = ctypes.addressof(ctypes.c_char.from_buffer(array)) if flags.writeable and array.size else \
-            array.ctypes.data
+        ptr = _addressof(_from_buffer(array)) if flags.writeable and array.size else array.ctypes.data
         return array, (0, max(array.shape[1], 1), ptr)
     if all(s % array.itemsize == 0 for s in array.strides):
         found = layout(array.shape, tuple(s // array.itemsize for s in array.strides))
@@ -157,12 +150,16 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     its columns contiguous (matmul_opt.device_arrays says more). Mixing host and GPU operands is refused. Everything
     is checked before the GPU is touched.
     """
-    # The common call on GPU arrays, read directly (plain_gemm: None for any other call, which the checks below see).
-    if (out is None and type(A) is not np.ndarray and type(alpha) is float and type(beta) is float and beta == 0.0
-            and type(kernel) is str and kernel in _known_names()):
-        result = device_arrays.plain_gemm(kernel, A, B, alpha, stream)
-        if result is not None:
-            return result
+    # The common calls, read directly (_plain_host, plain_gemm: None for any other call, which the checks below see).
+    if type(kernel) is str and out is None and type(alpha) is float and type(beta) is float and beta == 0.0:
+        kernel_address = kernel_name_addresses().get(kernel)
+        if kernel_address is not None:
+            if type(A) is not np.ndarray:
+                result = device_arrays.plain_gemm(kernel_address, A, B, alpha, stream)
+            else:
+                result = _plain_host(kernel, A, B, alpha) if stream is None and type(B) is np.ndarray else None
+            if result is not None:
+                return result
     _check_kernel(kernel)
     alpha, beta = _check_scalar("alpha", alpha), _check_scalar("beta", beta)
     if beta != 0 and out is None:
@@ -177,6 +174,37 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
                                  "GPU arrays")
             return device_arrays.gemm(kernel, A, B, out, alpha, beta, stream)
     return _run_host(kernel, A, B, out, alpha, beta, stream)
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _plain_host(kernel: str, A: np.ndarray, B: np.ndarray, alpha: float) -> np.ndarray | None:
+    """_run_host without out= and with beta = 0 for the common call, read without the general checks: A and B
+    writable, C-ordered float32 matrices with no empty dimension. Returns None, having done nothing, for any other
+    call, which then goes the general way (refusals included). Written for few Python calls, which a small product
+    pays for on every call."""
+    if A.dtype is not _FLOAT32 or B.dtype is not _FLOAT32 or A.ndim != 2 or B.ndim != 2:
+        return None
+    flags_a, flags_b = A.flags, B.flags
+    if not (flags_a.c_contiguous and flags_b.c_contiguous and flags_a.writeable and flags_b.writeable):
+        return None
+    (M, K), (K_b, N) = A.shape, B.shape
+    if K_b != K or not (0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX):
+        return None
+    C = pinned.result_array((M, N))
+    problem = thread_problem()
+    pack_problem(problem, 0, 0, 0, M, N, K, alpha, _addressof(_from_buffer(A)), K, _addressof(_from_buffer(B)), N,
+                 0.0, _addressof(_from_buffer(C)), N)
+    status = library().mm_gemm_host_problem(kernel.encode(), problem)
+    if status:
+        check(status)
+    return C
+
+
+# The data address of a writable, non-empty array through the buffer protocol, _addressof(_from_buffer(array)): a
+# third of the cost of array.ctypes.data, which builds a helper object every time (and a small product pays for three).
+_addressof, _from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
 
 
 def _run_host(kernel: str, A, B, out, alpha: float, beta: float, stream):
@@ -206,7 +234,7 @@ def _run_host(kernel: str, A, B, out, alpha: float, beta: float, stream):
         C, c = _host_operand(np.array(out, order="C"))
     else:
         C, c = _host_operand(pinned.result_array((M, N)) if out is None else out)
-    problem, _ = thread_structs()
+    problem = thread_problem()
     pack_problem(problem, 0, *gemm_arguments(M, N, K, alpha, beta, a, b, c))
     check(library().mm_gemm_host_problem(kernel.encode(), problem))
     if out is None:

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._layout import INT_MAX, Operand, check_product, check_shape, element_strides, gemm_arguments, layout
-from ._library import TrackingStruct, check, library, pack_problem, thread_structs
+from ._library import check, kernel_name_addresses, library, pack_tracked, read_tracking, thread_call
 
 # DLPack device types (dlpack.h): CUDA memory, and memory managed across host and CUDA devices.
 _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
 _DLPACK_DEVICE_NAMES = {1: "CPU", 2: "CUDA", 3: "CUDA host (pinned)", 4: "OpenCL", 7: "Vulkan", 8: "Metal",
                         10: "ROCm", 13: "CUDA managed", 14: "oneAPI"}
+_FLOAT32 = np.dtype(np.float32)
 # Stream handles of the CUDA runtime: the legacy default stream and the calling thread's default stream.
 LEGACY_STREAM, PER_THREAD_STREAM = 1, 2
 
@@ -303,17 +304,22 @@ class _InFlight:
         self._lock = threading.Lock()
         self._batches: collections.deque[tuple[int, list]] = collections.deque()
 
-    def hold(self, tracking: TrackingStruct, refs: list) -> None:
+    def hold(self, ticket: int, finished_through: int, refs: list) -> None:
         """Holds `refs` under the call's ticket (none when it enqueued nothing) and drops the oldest batches whose
-        work has finished. Batches of concurrent calls may join out of ticket order; one that joined early then
-        waits for the later tickets, never the other way round."""
+        work has finished through `finished_through`. Batches of concurrent calls may join out of ticket order; one
+        that joined early then waits for the later tickets, never the other way round."""
+        batches = self._batches
+        if ticket:
+            batches.append((ticket, refs))  # atomic: the lock guards the releases only
+        try:
+            if batches[0][0] > finished_through:  # the usual answer: nothing finished since the last call
+                return
+        except IndexError:
+            return
         finished = []
         with self._lock:
-            if tracking.ticket:
-                self._batches.append((tracking.ticket, refs))
-            through = tracking.finished_through
-            while self._batches and self._batches[0][0] <= through:
-                finished.append(self._batches.popleft()[1])
+            while batches and batches[0][0] <= finished_through:
+                finished.append(batches.popleft()[1])
         for refs in finished:  # outside the lock: a DLPack deleter may run arbitrary code
             for ref in refs:
                 if isinstance(ref, _DLPackRelease):
@@ -369,33 +375,37 @@ class _TorchArrays:
 
 class _CupyArrays:
     """What matmul_opt asks of CuPy, through its arrays: the plain operands plain_gemm takes (float32 arrays of the
-    current GPU, strides of whole elements), its current stream and the allocation of a result."""
+    current GPU, strides of whole elements), its current stream and the allocation of a result. It reads the GPU
+    from an array's memory pointer (ndarray.device builds a Device object) and allocates through the ndarray
+    constructor, which cupy.empty calls."""
 
     def __init__(self, cupy):
         self.cupy = cupy
+        self.current_device, self.current_stream = cupy.cuda.runtime.getDevice, cupy.cuda.get_current_stream
 
     def operands(self, A, B) -> tuple | None:
-        if A.dtype != np.float32 or B.dtype != np.float32:
+        if A.dtype != _FLOAT32 or B.dtype != _FLOAT32:
             return None
-        device = A.device.id
-        if B.device.id != device or device != self.cupy.cuda.runtime.getDevice():  # plain_gemm allocates on the
-            return None                                                           # current GPU
+        a, b = A.data, B.data
+        device = a.device_id
+        if b.device_id != device or device != self.current_device():  # plain_gemm allocates on the current GPU
+            return None
         (a0, a1), (b0, b1) = A.strides, B.strides
         if a0 % 4 or a1 % 4 or b0 % 4 or b1 % 4:
             return None
-        return A.data.ptr, A.shape, (a0 // 4, a1 // 4), B.data.ptr, B.shape, (b0 // 4, b1 // 4), device
+        return a.ptr, A.shape, (a0 // 4, a1 // 4), b.ptr, B.shape, (b0 // 4, b1 // 4), device
 
     def stream(self, device: int) -> int:
         """The handle of CuPy's current stream (that of the current GPU, as its __cuda_array_interface__ v3 says)."""
-        return self.cupy.cuda.get_current_stream().ptr or LEGACY_STREAM
+        return self.current_stream().ptr or LEGACY_STREAM
 
     def allocate(self, x, shape: tuple[int, int], device: int):
         """A new float32 array on GPU `device`, and its pointer."""
-        if device == self.cupy.cuda.runtime.getDevice():
-            result = self.cupy.empty(shape, dtype=np.float32)
+        if device == self.current_device():
+            result = self.cupy.ndarray(shape, _FLOAT32)
         else:
             with self.cupy.cuda.Device(device):
-                result = self.cupy.empty(shape, dtype=np.float32)
+                result = self.cupy.ndarray(shape, _FLOAT32)
         return result, result.data.ptr
 
 
@@ -416,14 +426,16 @@ def _adapter_of(kind: type):
     return adapter
 
 
-def plain_gemm(kernel: str, A, B, alpha: float, stream):
+def plain_gemm(kernel_address: int, A, B, alpha: float, stream):
     """run() without out= and with beta = 0 for the common call, read without the general machinery: A and B both
     PyTorch CUDA tensors or both CuPy arrays, plain (float32, rows or columns contiguous, non-empty, on one GPU) and
     the work on their library's current stream (stream= absent or that stream), so that no stream waits. Enqueues
-    the product and returns the result as gemm() would; returns None, having done nothing, for any other call,
-    which then goes the general way (gemm), refusals included. Written for few Python calls: it is most of what a
-    small product costs."""
-    adapter = _adapter_of(type(A))
+    the product (the kernel named at `kernel_address`, kernel_name_addresses') and returns the result as gemm()
+    would; returns None, having done nothing, for any other call, which then goes the general way (gemm), refusals
+    included. Written for few Python calls: it is most of what a small product costs."""
+    adapter = _adapters.get(type(A), _UNSEEN)
+    if adapter is _UNSEEN:
+        adapter = _adapter_of(type(A))
     if adapter is None or type(B) is not type(A):
         return None
     read = adapter.operands(A, B)
@@ -433,13 +445,11 @@ def plain_gemm(kernel: str, A, B, alpha: float, stream):
     if len(shape_a) != 2 or len(shape_b) != 2:
         return None
     (M, K), (K_b, N) = shape_a, shape_b
-    if K_b != K:
+    if K_b != K or not (0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX):
         return None
-    if a1 == 1 and b1 == 1 and a0 >= K and b0 >= N and 0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX:
+    if a1 == 1 and b1 == 1 and a0 >= K and b0 >= N:
         op_a, lda, op_b, ldb = 0, a0, 0, b0  # rows contiguous: the common case, without layout()'s cases
     else:
-        if not (0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX):
-            return None
         found_a, found_b = layout((M, K), (a0, a1)), layout((K, N), (b0, b1))
         if found_a is None or found_b is None:
             return None
@@ -448,12 +458,13 @@ def plain_gemm(kernel: str, A, B, alpha: float, stream):
     if stream is not None and stream_handle(stream) != chosen:
         return None
     result, pc = adapter.allocate(A, (M, N), device)
-    problem, tracking = thread_structs()
-    pack_problem(problem, 0, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N)  # a row-major result
-    status = library().mm_gemm_async_tracked(kernel.encode(), problem, chosen, tracking)
+    call, address = thread_call()
+    pack_tracked(call, 0, kernel_address, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N, chosen)
+    status = library().mm_gemm_async_tracked(address)
     if status:
         check(status)
-    IN_FLIGHT.hold(tracking, [A, B, result])
+    ticket, finished_through = read_tracking(call)
+    IN_FLIGHT.hold(ticket, finished_through, [A, B, result])
     return result
 
 
@@ -480,15 +491,15 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
         _release_exports(parsed)
         raise
     if tracking is not None:
-        IN_FLIGHT.hold(tracking, refs)
+        IN_FLIGHT.hold(*tracking, refs)
     return result
 
 
 def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: dict[str, int | None], chosen: int,
-             alpha: float, beta: float) -> tuple[object, TrackingStruct | None, list]:
+             alpha: float, beta: float) -> tuple[object, tuple[int, int] | None, list]:
     """gemm() once every operand is parsed: the remaining checks, then the product, enqueued on `chosen`.
-    Returns the result, the call's tracking (None: nothing was enqueued) and what must stay referenced until the
-    work finishes."""
+    Returns the result, the call's tracking report (ticket, finished_through; None: nothing was enqueued) and what
+    must stay referenced until the work finishes."""
     c = parsed.get("out")
     M, N, K = check_product(parsed["A"].shape, parsed["B"].shape, None if c is None else c.shape,
                             c is not None and c.readonly, "GPU array")
@@ -523,8 +534,8 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
         check(lib.mm_gemm_check(kernel.encode(), *arguments))
     for s in waits:
         check(lib.mm_stream_wait(device, chosen, s))
-    problem, tracking = thread_structs()
-    pack_problem(problem, 0, *arguments)
-    check(lib.mm_gemm_async_tracked(kernel.encode(), problem, chosen, tracking))
+    call, address = thread_call()
+    pack_tracked(call, 0, kernel_name_addresses()[kernel], *arguments, chosen)
+    check(lib.mm_gemm_async_tracked(address))
     refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]
-    return result, tracking, refs
+    return result, read_tracking(call), refs

@@ -182,11 +182,15 @@ class TestCBoundary:
         buffers = {name: (ctypes.c_float * 16)() for name in "ABC"}
         arguments = [b"naive", op_a, op_b, M, N, K, 1.0, ctypes.addressof(buffers["A"]), lda,
                      ctypes.addressof(buffers["B"]), ldb, 0.0, ctypes.addressof(buffers["C"]), ldc]
-        if entry in ("mm_gemm_host_problem", "mm_gemm_async_tracked"):
+        if entry == "mm_gemm_host_problem":
             problem = _library.GemmProblemStruct()
             _library.pack_problem(problem, 0, *arguments[1:])
-            status = (lib.mm_gemm_host_problem(arguments[0], problem) if entry == "mm_gemm_host_problem" else
-                      lib.mm_gemm_async_tracked(arguments[0], problem, None, _library.TrackingStruct()))
+            status = lib.mm_gemm_host_problem(arguments[0], problem)
+        elif entry == "mm_gemm_async_tracked":
+            name = ctypes.create_string_buffer(arguments[0])
+            call = _library.TrackedGemmStruct()
+            _library.pack_tracked(call, 0, ctypes.addressof(name), *arguments[1:], 0)
+            status = lib.mm_gemm_async_tracked(ctypes.addressof(call))
         else:
             status = getattr(lib, entry)(*arguments, *([None] if entry == "mm_gemm_async" else []))
         return status, lib.mm_last_error().decode()
@@ -209,20 +213,40 @@ class TestCBoundary:
         status, message = self.gemm(op_b=1, K=4, lda=4, ldb=2, entry=entry)
         assert status == 1 and "ldb = 2 is smaller than the row length 4" in message
 
-    def test_the_tracked_entry_refuses_null_structs(self):
+    def test_the_struct_entries_refuse_null_structs(self):
         lib = _library.library()
-        assert lib.mm_gemm_async_tracked(b"naive", None, None, _library.TrackingStruct()) == 1
-        assert "problem is a null pointer" in lib.mm_last_error().decode()
-        assert lib.mm_gemm_async_tracked(b"naive", _library.GemmProblemStruct(), None, None) == 1
-        assert "tracking is a null pointer" in lib.mm_last_error().decode()
+        assert lib.mm_gemm_async_tracked(None) == 1
+        assert "call is a null pointer" in lib.mm_last_error().decode()
         assert lib.mm_gemm_host_problem(b"naive", None) == 1
         assert "problem is a null pointer" in lib.mm_last_error().decode()
 
+    def test_the_tracked_entry_refuses_an_unknown_kernel_name(self):
+        lib = _library.library()
+        name = ctypes.create_string_buffer(b"nope")
+        call = _library.TrackedGemmStruct()
+        _library.pack_tracked(call, 0, ctypes.addressof(name), 0, 0, 2, 2, 2, 1.0, 16, 2, 16, 2, 0.0, 16, 2, 0)
+        assert lib.mm_gemm_async_tracked(ctypes.addressof(call)) == 2
+        assert "unknown kernel 'nope'" in lib.mm_last_error().decode()
+
+    _PROBLEM = (1, 0, 3, 5, 7, 2.5, 0x1000, 11, 0x2000, 13, -0.5, 0x3000, 17)  # distinct, exact in fp32
+
     def test_pack_problem_fills_every_field_of_the_struct(self):
-        values = (1, 0, 3, 5, 7, 2.5, 0x1000, 11, 0x2000, 13, -0.5, 0x3000, 17)  # distinct, exact in fp32
         problem = _library.GemmProblemStruct()
-        _library.pack_problem(problem, 0, *values)
-        assert tuple(getattr(problem, name) for name, _ in problem._fields_) == values
+        _library.pack_problem(problem, 0, *self._PROBLEM)
+        assert tuple(getattr(problem, name) for name, _ in problem._fields_) == self._PROBLEM
+
+    def test_pack_tracked_fills_every_field_but_the_report_and_read_tracking_reads_that(self):
+        call = _library.TrackedGemmStruct()
+        call.tracking.ticket, call.tracking.finished_through = 23, 19
+        _library.pack_tracked(call, 0, 0x4000, *self._PROBLEM, 0x5000)
+        problem = tuple(getattr(call.problem, name) for name, _ in call.problem._fields_)
+        assert (call.kernel, problem, call.stream) == (0x4000, self._PROBLEM, 0x5000)
+        assert _library.read_tracking(call) == (23, 19)
+
+    def test_kernel_name_addresses_point_at_the_names(self):
+        addresses = _library.kernel_name_addresses()
+        assert list(addresses) == matmul_opt.kernel_names()
+        assert all(ctypes.string_at(address) == name.encode() for name, address in addresses.items())
 
     def test_unknown_kernel_index(self):
         name = ctypes.c_char_p()

@@ -251,3 +251,23 @@ def test_plain_gpu_operands_take_the_direct_path_and_others_the_general_one():
     assert all(line.startswith("NoDeviceError: no usable CUDA device") for line in lines[:2]), stdout
     assert lines[2].startswith("ValueError: A requires grad"), stdout
     assert lines[3].startswith("ValueError: mixed host and GPU operands"), stdout
+
+
+def test_plain_numpy_operands_take_the_direct_path_and_others_the_general_one():
+    """Plain NumPy operands (writable, C-ordered float32) reach the library through _plain_host, never the general
+    host path; other layouts and dtypes go the general way, which takes or refuses them as before."""
+    stdout = _run_without_devices(
+        "import numpy as np\n"
+        "import matmul_opt\n"
+        "from matmul_opt import api\n"
+        "general, ran = api._run_host, []\n"
+        "api._run_host = lambda *args: ran.append(1) or general(*args)\n"
+        "rng = np.random.default_rng(0)\n"
+        "A, B = (rng.uniform(-1, 1, shape).astype(np.float32) for shape in ((4, 3), (3, 5)))\n"
+        "for a in (A, np.asfortranarray(A), A.astype(np.float64)):\n"
+        "    try:\n"
+        "        matmul_opt.run('naive', a, B)\n"
+        "    except (matmul_opt.NoDeviceError, TypeError) as exc:\n"
+        "        print(type(exc).__name__, len(ran))\n"
+    )
+    assert stdout.splitlines() == ["NoDeviceError 0", "NoDeviceError 1", "TypeError 2"], stdout

@@ -154,8 +154,7 @@ mm_status mapped_product(HostStaging& staging, const DeviceImages& images, const
                          "cudaHostGetDevicePointer"));
     MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, mapped, images.lda, mapped + images.offset_b, images.ldb,
                            beta, mapped + images.offset_c, images.ldc, staging.compute()));
-    MM_TRY(staging.mark_slot_read(*slot));
-    MM_TRY(staging.synchronize());
+    MM_TRY(staging.synchronize());  // the kernel has read the slot: the slot is free again, no event needed
     parallel_copy_rows(c.data, size_t(c.ld) * sizeof(float), image + images.offset_c,
                        size_t(images.ldc) * sizeof(float), size_t(N) * sizeof(float), size_t(M));
     return MM_OK;

@@ -105,10 +105,6 @@ mm_status HostStaging::send_up(UpSlot& slot, void* device, size_t bytes) {
     return mm_check_cuda(cudaEventRecord(slot.free, up()), "cudaEventRecord");
 }
 
-mm_status HostStaging::mark_slot_read(UpSlot& slot) {
-    return mm_check_cuda(cudaEventRecord(slot.free, compute()), "cudaEventRecord");
-}
-
 mm_status HostStaging::push_up(const HostBlock& block, DeviceBlock device) {
     if (block.pinned)
         return copy_2d(device.data, device.ld, block.data, block.ld, block.rows, block.cols, cudaMemcpyHostToDevice,

@@ -69,9 +69,6 @@ class HostStaging {
     // as one image of device memory; send_up() then copies the image's first `bytes` to `device`.
     mm_status take_up_slot(size_t bytes, UpSlot** slot);
     mm_status send_up(UpSlot& slot, void* device, size_t bytes);
-    // Records that the work enqueued so far on compute() reads `slot` (a kernel that reads the slot's memory itself):
-    // the slot is taken again only after it.
-    mm_status mark_slot_read(UpSlot& slot);
     mm_status drain_finished();
     mm_status drain_all();
     // Waits for the streams of the call: what any caller must do before its blocks' memory goes away (returns at
