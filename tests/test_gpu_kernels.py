@@ -36,6 +36,11 @@ SHAPES = [  # (M, N, K)
     (8, 12, 20000),       # K much larger than M and N
     (64, 64, 16385),
     (300_000, 3, 2),      # taller than one grid: exercises the row slabs
+    # More 128 x 128 output tiles than the H200 has SMs (144 on 132), so that a persistent kernel's ragged last wave
+    # goes in K pieces (wgmma_3xtf32: gemm::split_tail, 4 pieces); then the same with ragged edges in those tiles
+    # (156 tiles, 5 pieces).
+    (1536, 1536, 512),
+    (1530, 1537, 1000),
 ]
 
 KERNELS = matmul_opt.kernels()

@@ -22,7 +22,7 @@
 // Changes vs wgmma_tf32: three MMAs per step instead of one; A split and read from shared memory instead of rounded
 // in registers (two split register sets would not fit beside three accumulator sets); B split into two copies instead
 // of rounded into one; the two accumulator sets and the total (3 x 64 registers per consumer thread), hence 64 x 128
-// warpgroup tiles; 3 stages of 64 KiB; no K slices for accuracy (promotion bounds every chain).
+// warpgroup tiles; 3 stages of 64 KiB; no K slices for accuracy (promotion bounds every chain); the last wave split.
 //
 // Where the split loses accuracy (from the formats; the tests cover the overflow side only): below |x| of about
 // 2^-115 the small part (at most 2^-11 |x|) falls among the fp32 subnormals and keeps fewer bits, and below about
@@ -31,6 +31,12 @@
 // differ): the split passes flag the rows of A and columns of B where a big part is not finite (an Inf or NaN, or
 // that overflow), and those rows and columns of C are recomputed in plain fp32 afterwards
 // (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum as in fp32.
+//
+// Schedule: persistent, one block per SM walking the tiles in raster order. Where the tiles fill at least one wave,
+// the ragged last wave's tiles go in K pieces that every block shares (gemm::split_tail; 8192^3 on 132 SMs: 4096
+// tiles, 31 whole waves and 4 tiles in 32 pieces, where the 4 tiles alone would take a 32nd of the kernel), and a
+// pass sums the pieces into C (epilogue/tail_reduce.h); with fewer tiles than SMs every tile's K is split
+// (schedule/split_k.h).
 //
 // What limits it: the GPU's power limit on large products. Run for seconds, it draws 690 to 700 W of the 700 W limit
 // and the SM clock settles at 1545 to 1785 MHz instead of 1980, so its speed depends on what ran just before it
@@ -50,6 +56,7 @@
 #include "core/device_buffer.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/epilogue/nonfinite_fixup.h"
+#include "core/epilogue/tail_reduce.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
@@ -110,11 +117,24 @@ __device__ __forceinline__ void producer(const Maps* maps, Storage& st, const ge
     gemm::produce<kBM, kBN, kStages>(s, st, kParts * kTileBytes, load);
 }
 
+// Writes a consumer's 64 x 128 part of a tile's total into C (ld ldc, M x N) from its origin (m0, n0).
+template <bool kAligned>
+__device__ __forceinline__ void store_total(const float (&total)[kAccumulators], float* C, int64_t ldc, int M, int N,
+                                            int m0, int n0, int consumer_index) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+    const int row = m0 + 64 * consumer_index + 16 * warp + lane / 4, col = n0 + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < kBN / 8; ++j) {
+        gemm::store_pair<kAligned>(C, ldc, M, N, row, col + 8 * j, total[4 * j], total[4 * j + 1]);
+        gemm::store_pair<kAligned>(C, ldc, M, N, row + 8, col + 8 * j, total[4 * j + 2], total[4 * j + 3]);
+    }
+}
+
 template <bool kAligned, int kPromoteK>
 __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
-                                         int consumer_index) {
+                                         float* pieces, int consumer_index) {
     constexpr int kSteps = kBK / gemm::kWgmmaK, kChunkSteps = kPromoteK / gemm::kWgmmaK;
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+    const int lane = threadIdx.x % 32;
     Ring r;
     // Chunk c of a pass accumulates in acc[c % 2] while chunk c - 1's set is added into the total.
     float acc[2][kAccumulators], total[kAccumulators];
@@ -194,19 +214,20 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
         for (; kt < w.ktiles; ++kt)  // the K tiles short of a whole pass, each in chunks of at most itself
             pass(std::integral_constant<int, 1>{}, std::integral_constant<int, (kChunkSteps < kSteps ? kChunkSteps : kSteps)>{});
 
-        float* const C = out.base + int64_t(w.slice) * out.slice_stride;
-        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
-#pragma unroll
-        for (int j = 0; j < kBN / 8; ++j) {
-            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, total[4 * j], total[4 * j + 1]);
-            gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, total[4 * j + 2], total[4 * j + 3]);
-        }
+        if (w.piece < 0)
+            store_total<kAligned>(total, out.base + int64_t(w.slice) * out.slice_stride, out.ld, s.M, s.N, w.m0, w.n0,
+                                  consumer_index);
+        else  // a tail piece: the whole tile, dense, for gemm::launch_tail_reduce
+            store_total<true>(total, pieces + int64_t(w.piece) * (kBM * kBN), kBN, kBM, kBN, 0, 0, consumer_index);
     }
 }
 
+// out: where units that write C go (K slices of a split-K launch each at their slice); pieces: where the pieces of a
+// split tail go (s.tail_splits > 1), dense kBM x kBN tiles by TileUnit::piece.
 template <bool kAligned, int kPromoteK>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, gemm::PersistentSchedule s) {
+    wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, float* pieces,
+                        gemm::PersistentSchedule s) {
     extern __shared__ uint8_t smem_raw[];
     Storage& st = *reinterpret_cast<Storage*>(gemm::swizzle_aligned(smem_raw));
     if (threadIdx.x == 0) {
@@ -223,7 +244,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (threadIdx.x == 0) producer(&maps, st, s);
     } else {
         gemm::warpgroup_claim_registers<kConsumerRegisters>();
-        consumer<kAligned, kPromoteK>(st, s, out, int(threadIdx.x) / 128 - 1);
+        consumer<kAligned, kPromoteK>(st, s, out, pieces, int(threadIdx.x) / 128 - 1);
     }
 }
 
@@ -232,7 +253,7 @@ const float* small_part(const float* big, int rows, int64_t ld) { return big + i
 
 template <bool kAligned, int kPromoteK>
 mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
-                        cudaStream_t stream) {
+                        float* pieces, cudaStream_t stream) {
     constexpr auto kernel = &wgmma_3xtf32_kernel<kAligned, kPromoteK>;
     Maps maps;
     const gemm::BlockShape tile{kBM, kBN, kBK};
@@ -241,7 +262,7 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
     small.A = small_part(g.A, g.M, g.lda);
     small.B = small_part(g.B, g.N, g.ldb);
     MM_TRY(gemm::encode_operand_maps(small, tile.m, tile.n, tile.k, &maps.part[kASmall], &maps.part[kBSmall]));
-    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, s);
+    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, pieces, s);
     return mm_check_launch("wgmma_3xtf32");
 }
 
@@ -251,8 +272,26 @@ mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split,
                         cudaStream_t stream) {
     return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<decltype(aligned)::value, kPromoteK>(g, s, blocks, out, stream);
+                                       return launch_kernel<decltype(aligned)::value, kPromoteK>(g, s, blocks, out,
+                                                                                                 nullptr, stream);
                                    });
+}
+
+// The kernel over whole tiles, where the GPU holds at least one wave of them: the ragged last wave in K pieces when
+// gemm::split_tail finds that shorter (pieces at least a pass deep), summed into C by gemm::launch_tail_reduce.
+template <int kPromoteK>
+mm_status launch_with_split_tail(const GemmArgs& g, int sms, cudaStream_t stream) {
+    const gemm::PersistentSchedule s =
+        gemm::split_tail(gemm::persistent_schedule(g, kBM, kBN, kBK, int(tiles_of(g.K, kBK))), sms, kPassKTiles);
+    if (s.tail_splits == 1) return launch_slices<kPromoteK>(g, 1, s.ktiles, gemm::SliceOutput{g.C, g.ldc, 0}, stream);
+    DeviceBuffer pieces(stream, DeviceBuffer::Pool::kWorkspace);
+    MM_TRY(pieces.allocate(sizeof(float) * size_t(s.tail_tiles()) * size_t(s.tail_splits) * size_t(kBM * kBN),
+                           "the pieces of the last wave's tiles"));
+    const gemm::SliceOutput out{g.C, g.ldc, 0};
+    MM_TRY(with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
+        return launch_kernel<decltype(aligned)::value, kPromoteK>(g, s, sms, out, pieces.data(), stream);
+    }));
+    return gemm::launch_tail_reduce(pieces.data(), s, kBM, kBN, g.C, g.ldc, stream);
 }
 
 constexpr auto kRowMajorKernel = &wgmma_3xtf32_kernel<false, kLongPromoteK>;
@@ -291,7 +330,14 @@ mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    const gemm::SliceLauncher launch = g.K < kLongK ? &launch_slices<kShortPromoteK> : &launch_slices<kLongPromoteK>;
-    MM_TRY(gemm::run_split_k(k, gemm::choose_splits(tiles, g.K, sms, 1), kBK, launch, stream));
+    const bool short_chunks = g.K < kLongK;
+    const int splits = gemm::choose_splits(tiles, g.K, sms, 1);
+    if (splits > 1) {  // fewer tiles than SMs: K slices for every tile
+        const gemm::SliceLauncher launch = short_chunks ? &launch_slices<kShortPromoteK> : &launch_slices<kLongPromoteK>;
+        MM_TRY(gemm::run_split_k(k, splits, kBK, launch, stream));
+    } else {
+        MM_TRY(short_chunks ? launch_with_split_tail<kShortPromoteK>(k, sms, stream)
+                            : launch_with_split_tail<kLongPromoteK>(k, sms, stream));
+    }
     return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);
 }

@@ -2,9 +2,12 @@
 // the work units from blockIdx.x in steps of gridDim.x; the position of a role in an mbarrier ring, and the
 // producer role that fills the ring.
 //
-// Unit u of tiles x splits is tile u % tiles (rasterised, schedule/raster.cuh) of K slice u / tiles. Every role of
-// a warp-specialised block (the producer, the consumers) walks the same units and the same K tiles in the same
-// order, so their ring positions agree without communication.
+// Unit u of tiles x splits is tile u % tiles (rasterised, schedule/raster.cuh) of K slice u / tiles. A schedule may
+// instead split only its tail (split_tail): the tiles of the whole waves stay whole, units [0, dp_tiles), and the
+// tiles of the ragged last wave are cut into K pieces that every block shares, each written apart (a TileUnit's
+// piece) and summed into C afterwards (epilogue/tail_reduce.h). Every role of a warp-specialised block (the
+// producer, the consumers) walks the same units and the same K tiles in the same order, so their ring positions
+// agree without communication.
 #pragma once
 
 #include <cstdint>
@@ -20,14 +23,46 @@ namespace gemm {
 
 struct PersistentSchedule {
     int M, N, ktiles, ktiles_per_split, tiles_m, tiles_n;
+    // Tiles [dp_tiles, tiles) in tail_splits K pieces of tail_ktiles K tiles each (tail_splits = 1: no tail split).
+    int dp_tiles, tail_splits, tail_ktiles;
+    __host__ __device__ int tiles() const { return tiles_m * tiles_n; }
     __host__ __device__ int splits() const { return (ktiles - 1) / ktiles_per_split + 1; }
-    __host__ __device__ int units() const { return tiles_m * tiles_n * splits(); }
+    __host__ __device__ int tail_tiles() const { return tiles() - dp_tiles; }
+    __host__ __device__ int units() const {
+        return tail_splits > 1 ? dp_tiles + tail_tiles() * tail_splits : tiles() * splits();
+    }
 };
 
 // The schedule of g in tiles of bm x bn x bk, K cut into slices of ktiles_per_split K tiles.
 inline PersistentSchedule persistent_schedule(const GemmArgs& g, int bm, int bn, int bk, int ktiles_per_split) {
-    return PersistentSchedule{g.M, g.N, int(tiles_of(g.K, bk)), ktiles_per_split, int(tiles_of(g.M, bm)),
-                              int(tiles_of(g.N, bn))};
+    const int tiles_m = int(tiles_of(g.M, bm)), tiles_n = int(tiles_of(g.N, bn)), ktiles = int(tiles_of(g.K, bk));
+    return PersistentSchedule{g.M, g.N, ktiles, ktiles_per_split, tiles_m, tiles_n, tiles_m * tiles_n, 1, ktiles};
+}
+
+// s (one K slice) with the tiles of its ragged last wave on `blocks` blocks cut into K pieces, where that shortens
+// the kernel by the model below; else s unchanged. The whole waves run first, then the pieces, each block taking
+// every blocks-th unit. The model counts K tiles on the busiest block: the ragged wave costs ktiles (plus a tile's
+// fixed cost, kPieceCostKTiles); in p pieces of ceil(ktiles / p), ceil(tail * p / blocks) of them, each with that
+// fixed cost. Pieces stay at least min_piece_ktiles deep and at most kMaxTailSplits per tile.
+inline PersistentSchedule split_tail(PersistentSchedule s, int blocks, int min_piece_ktiles) {
+    constexpr int kPieceCostKTiles = 2, kMaxTailSplits = 32;
+    const int tail = s.tiles() % blocks;
+    if (s.splits() > 1 || s.tiles() < blocks || tail == 0) return s;
+    int64_t best_cost = s.ktiles + kPieceCostKTiles;
+    for (int p = 2; p <= kMaxTailSplits; ++p) {
+        const int depth = (s.ktiles - 1) / p + 1;
+        if (depth < min_piece_ktiles) break;
+        const int pieces = (s.ktiles - 1) / depth + 1;  // none empty
+        const int64_t rounds = (int64_t(tail) * pieces - 1) / blocks + 1;
+        const int64_t cost = rounds * (depth + kPieceCostKTiles);
+        if (cost < best_cost) {
+            best_cost = cost;
+            s.tail_splits = pieces;
+            s.tail_ktiles = depth;
+        }
+    }
+    if (s.tail_splits > 1) s.dp_tiles = s.tiles() - tail;
+    return s;
 }
 
 // The grid of a persistent launch: one block per SM, or one per unit where there are fewer.
@@ -51,15 +86,23 @@ mm_status launch_persistent(const GemmArgs& g, BlockShape tile, int ktiles_per_s
 
 struct TileUnit {
     int m0, n0, slice, kt0, ktiles;  // the tile's origin in C, its K slice, and that slice's K tiles
+    int piece;  // a tail piece's place among the pieces (slice * tail tiles + tail tile), or -1: the unit writes C
 };
 
 template <int kBM, int kBN>
 __device__ __forceinline__ TileUnit unit_at(const PersistentSchedule& s, int u) {
-    const int tiles = s.tiles_m * s.tiles_n, slice = u / tiles;
+    int tile = u % s.tiles(), slice = u / s.tiles(), per_slice = s.ktiles_per_split, piece = -1;
+    if (s.tail_splits > 1 && u >= s.dp_tiles) {
+        const int v = u - s.dp_tiles, tail = s.tail_tiles();
+        tile = s.dp_tiles + v % tail;
+        slice = v / tail;
+        per_slice = s.tail_ktiles;
+        piece = v;
+    }
     int bm = 0, bn = 0;
-    tile_coords(u % tiles, s.tiles_m, s.tiles_n, kRasterBandRows, bm, bn);
-    const int kt0 = slice * s.ktiles_per_split, kt1 = min(s.ktiles, kt0 + s.ktiles_per_split);
-    return TileUnit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0};
+    tile_coords(tile, s.tiles_m, s.tiles_n, kRasterBandRows, bm, bn);
+    const int kt0 = slice * per_slice, kt1 = min(s.ktiles, kt0 + per_slice);
+    return TileUnit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0, piece};
 }
 
 // A position in a ring of kStages: the stage and the parity of its barriers' current phase.
