@@ -33,10 +33,10 @@
 // (core/epilogue/nonfinite_fixup.h), so Inf and NaN come out as in NumPy and values near the maximum as in fp32.
 //
 // Schedule: persistent, one block per SM walking the tiles in raster order. Where the tiles fill at least one wave,
-// the ragged last wave's tiles go in K pieces that every block shares (gemm::split_tail; 8192^3 on 132 SMs: 4096
-// tiles, 31 whole waves and 4 tiles in 32 pieces, where the 4 tiles alone would take a 32nd of the kernel), and a
-// pass sums the pieces into C (epilogue/tail_reduce.h); with fewer tiles than SMs every tile's K is split
-// (schedule/split_k.h).
+// the ragged last wave's tiles go in K pieces that every block shares when gemm::split_tail's model finds that
+// shorter (3072^3 on 132 SMs: 576 tiles, 4 whole waves and 48 tiles in 8 pieces), and a pass sums the pieces into C
+// (epilogue/tail_reduce.h); with fewer tiles than SMs every tile's K is split (schedule/split_k.h). What it gains
+// and where it does not: docs/experiments/2026-12-01-split-tail.md.
 //
 // What limits it: the GPU's power limit on large products. Run for seconds, it draws 690 to 700 W of the 700 W limit
 // and the SM clock settles at 1545 to 1785 MHz instead of 1980, so its speed depends on what ran just before it
@@ -114,7 +114,7 @@ __device__ __forceinline__ void producer(const Maps* maps, Storage& st, const ge
             gemm::bulk_tensor_load_2d(gemm::smem_addr(st.tile[stage][p]), &maps->part[p], full, kt * kBK,
                                       p < kBBig ? w.m0 : w.n0);
     };
-    gemm::produce<kBM, kBN, kStages>(s, st, kParts * kTileBytes, load);
+    gemm::produce<kBM, kBN, kStages, true>(s, st, kParts * kTileBytes, load);
 }
 
 // Writes a consumer's 64 x 128 part of a tile's total into C (ld ldc, M x N) from its origin (m0, n0).
@@ -138,8 +138,8 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
     Ring r;
     // Chunk c of a pass accumulates in acc[c % 2] while chunk c - 1's set is added into the total.
     float acc[2][kAccumulators], total[kAccumulators];
-    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
+    for (int u = blockIdx.x; u < s.units<true>(); u += gridDim.x) {
+        const gemm::TileUnit w = gemm::unit_at<kBM, kBN, true>(s, u);
         Ring giving_back = r;  // the stage the next release gives back: K tiles retire in order
         const auto release_next = [&] {
             if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[giving_back.stage]));

@@ -28,8 +28,11 @@ struct PersistentSchedule {
     __host__ __device__ int tiles() const { return tiles_m * tiles_n; }
     __host__ __device__ int splits() const { return (ktiles - 1) / ktiles_per_split + 1; }
     __host__ __device__ int tail_tiles() const { return tiles() - dp_tiles; }
+    // The units of the schedule, for a kernel that takes split tails (kSplitTail) or one that does not (whose code
+    // then reads none of the tail's fields).
+    template <bool kSplitTail = false>
     __host__ __device__ int units() const {
-        return tail_splits > 1 ? dp_tiles + tail_tiles() * tail_splits : tiles() * splits();
+        return kSplitTail && tail_splits > 1 ? dp_tiles + tail_tiles() * tail_splits : tiles() * splits();
     }
 };
 
@@ -89,10 +92,10 @@ struct TileUnit {
     int piece;  // a tail piece's place among the pieces (slice * tail tiles + tail tile), or -1: the unit writes C
 };
 
-template <int kBM, int kBN>
+template <int kBM, int kBN, bool kSplitTail = false>
 __device__ __forceinline__ TileUnit unit_at(const PersistentSchedule& s, int u) {
     int tile = u % s.tiles(), slice = u / s.tiles(), per_slice = s.ktiles_per_split, piece = -1;
-    if (s.tail_splits > 1 && u >= s.dp_tiles) {
+    if (kSplitTail && s.tail_splits > 1 && u >= s.dp_tiles) {
         const int v = u - s.dp_tiles, tail = s.tail_tiles();
         tile = s.dp_tiles + v % tail;
         slice = v / tail;
@@ -122,11 +125,12 @@ struct RingPosition {
 // of the kernel's shared storage (its barrier arrays full and empty), in the order the consumers read them. Each
 // stage is taken once the consumers gave it back (the first pass finds every stage free), `stage_bytes` are
 // announced on its full barrier, and load(stage, full_barrier, unit, kt) issues the copies that complete it.
-template <int kBM, int kBN, int kStages, class Storage, class Load>
+// kSplitTail: whether the kernel takes split tails (as units and unit_at).
+template <int kBM, int kBN, int kStages, bool kSplitTail = false, class Storage, class Load>
 __device__ __forceinline__ void produce(const PersistentSchedule& s, Storage& st, uint32_t stage_bytes, Load&& load) {
     RingPosition<kStages> r;
-    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const TileUnit w = unit_at<kBM, kBN>(s, u);
+    for (int u = blockIdx.x; u < s.units<kSplitTail>(); u += gridDim.x) {
+        const TileUnit w = unit_at<kBM, kBN, kSplitTail>(s, u);
         for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
             mbarrier_wait(smem_addr(&st.empty[r.stage]), r.phase ^ 1);
             const uint32_t bar = smem_addr(&st.full[r.stage]);
