@@ -190,8 +190,8 @@ def library() -> ctypes.CDLL:
 
 @functools.lru_cache(maxsize=None)
 def kernel_name_addresses() -> dict[str, int]:
-    """Each registered kernel's name and the address of the library's own copy of it (a static string, there as
-    long as the library is loaded): what a TrackedGemmStruct's kernel field points at."""
+    """Each registered kernel's name, in registry order, and the address of the library's own copy of it (a static
+    string, there as long as the library is loaded): what a TrackedGemmStruct's kernel field points at."""
     lib = library()
     addresses = {}
     for index in range(lib.mm_kernel_count()):

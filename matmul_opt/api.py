@@ -67,18 +67,16 @@ def kernels() -> list[KernelInfo]:
 
 @functools.lru_cache(maxsize=None)
 def _registry() -> tuple[KernelInfo, ...]:
-    """Read once: the registry is fixed in the loaded library."""
+    """Read once: the registry is fixed in the loaded library (kernel_name_addresses holds its names, in its order)."""
     lib = library()
     infos = []
-    for index in range(lib.mm_kernel_count()):
-        name, description, arithmetic = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_int()
-        native = ctypes.c_uint()
-        check(lib.mm_kernel_name(index, ctypes.byref(name)))
+    for index, name in enumerate(kernel_name_addresses()):
+        description, arithmetic, native = ctypes.c_char_p(), ctypes.c_int(), ctypes.c_uint()
         check(lib.mm_kernel_description(index, ctypes.byref(description)))
         check(lib.mm_kernel_arithmetic(index, ctypes.byref(arithmetic)))
         check(lib.mm_kernel_native_ops(index, ctypes.byref(native)))
         ops = tuple(ops for bit, ops in enumerate(_OP_COMBINATIONS) if native.value >> bit & 1)
-        infos.append(KernelInfo(name.value.decode(), description.value.decode(), ARITHMETICS[arithmetic.value], ops))
+        infos.append(KernelInfo(name, description.value.decode(), ARITHMETICS[arithmetic.value], ops))
     return tuple(infos)
 
 

@@ -304,10 +304,12 @@ class _InFlight:
         self._lock = threading.Lock()
         self._batches: collections.deque[tuple[int, list]] = collections.deque()
 
-    def hold(self, ticket: int, finished_through: int, refs: list) -> None:
+    def hold(self, tracking: tuple[int, int], refs: list) -> None:
         """Holds `refs` under the call's ticket (none when it enqueued nothing) and drops the oldest batches whose
-        work has finished through `finished_through`. Batches of concurrent calls may join out of ticket order; one
-        that joined early then waits for the later tickets, never the other way round."""
+        work has finished, by the call's report `tracking` (ticket, finished_through: enqueue_tracked's). Batches of
+        concurrent calls may join out of ticket order; one that joined early then waits for the later tickets, never
+        the other way round."""
+        ticket, finished_through = tracking
         batches = self._batches
         if ticket:
             batches.append((ticket, refs))  # atomic: the lock guards the releases only
@@ -458,14 +460,22 @@ def plain_gemm(kernel_address: int, A, B, alpha: float, stream):
     if stream is not None and stream_handle(stream) != chosen:
         return None
     result, pc = adapter.allocate(A, (M, N), device)
+    IN_FLIGHT.hold(enqueue_tracked(kernel_address, chosen, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N),
+                   [A, B, result])
+    return result
+
+
+def enqueue_tracked(kernel_address: int, stream: int, op_a: int, op_b: int, M: int, N: int, K: int, alpha: float,
+                    pa: int, lda: int, pb: int, ldb: int, beta: float, pc: int, ldc: int) -> tuple[int, int]:
+    """mm_gemm_async_tracked of the kernel named at `kernel_address` (kernel_name_addresses') on `stream`, with
+    gemm_arguments' values after it, through this thread's call struct; returns its report (ticket,
+    finished_through). Its parameters are spelt out: a small product pays for packing them into a tuple."""
     call, address = thread_call()
-    pack_tracked(call, 0, kernel_address, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, 0.0, pc, N, chosen)
+    pack_tracked(call, 0, kernel_address, op_a, op_b, M, N, K, alpha, pa, lda, pb, ldb, beta, pc, ldc, stream)
     status = library().mm_gemm_async_tracked(address)
     if status:
         check(status)
-    ticket, finished_through = read_tracking(call)
-    IN_FLIGHT.hold(ticket, finished_through, [A, B, result])
-    return result
+    return read_tracking(call)
 
 
 def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
@@ -491,7 +501,7 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
         _release_exports(parsed)
         raise
     if tracking is not None:
-        IN_FLIGHT.hold(*tracking, refs)
+        IN_FLIGHT.hold(tracking, refs)
     return result
 
 
@@ -534,8 +544,6 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
         check(lib.mm_gemm_check(kernel.encode(), *arguments))
     for s in waits:
         check(lib.mm_stream_wait(device, chosen, s))
-    call, address = thread_call()
-    pack_tracked(call, 0, kernel_name_addresses()[kernel], *arguments, chosen)
-    check(lib.mm_gemm_async_tracked(address))
+    tracking = enqueue_tracked(kernel_name_addresses()[kernel], chosen, *arguments)
     refs += [m.owner for m in (a, b, c)] + [k for m in parsed.values() for k in m.keepalive]
-    return result, read_tracking(call), refs
+    return result, tracking, refs

@@ -130,12 +130,9 @@ TrackedCalls& tracked_calls() {
 // which every tracked call has finished. The caller holds the queue's lock.
 mm_status report_finished(TrackedCalls& calls, uint64_t ticket, mm_tracking* tracking) {
     while (!calls.pending.empty()) {
-        const cudaError_t err = cudaEventQuery(calls.pending.front().second->event);
-        if (err == cudaErrorNotReady) {
-            cudaGetLastError();  // not an error: the work is still running
-            break;
-        }
-        MM_TRY(mm_check_cuda(err, "cudaEventQuery"));
+        bool finished = false;
+        MM_TRY(mm_event_finished(calls.pending.front().second->event, &finished, "cudaEventQuery"));
+        if (!finished) break;
         give_back_marker(calls.pending.front().second);
         calls.pending.pop_front();
     }
@@ -294,15 +291,10 @@ mm_status mm_marker_record(int device, void* stream, void** marker) {
 mm_status mm_marker_finished(void* marker, int* finished) {
     if (marker == nullptr || finished == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "marker or finished is null");
     Marker* recorded = static_cast<Marker*>(marker);
-    const cudaError_t err = cudaEventQuery(recorded->event);
-    if (err == cudaErrorNotReady) {
-        cudaGetLastError();  // not an error: the work is still running
-        *finished = 0;
-        return MM_OK;
-    }
-    MM_TRY(mm_check_cuda(err, "cudaEventQuery"));
-    *finished = 1;
-    give_back_marker(recorded);
+    bool done = false;
+    MM_TRY(mm_event_finished(recorded->event, &done, "cudaEventQuery"));
+    *finished = done;
+    if (done) give_back_marker(recorded);
     return MM_OK;
 }
 

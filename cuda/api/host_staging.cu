@@ -163,12 +163,9 @@ mm_status HostStaging::drain_oldest() {
 mm_status HostStaging::drain_finished() {
     while (down_drained_ < down_pushed_) {
         const DownSlot& slot = down_slots_[down_drained_ % kDownSlots];
-        const cudaError_t err = cudaEventQuery(slot.pieces_done[slot.pieces - 1]);
-        if (err == cudaErrorNotReady) {
-            cudaGetLastError();  // not an error: the copy is still running
-            return MM_OK;
-        }
-        MM_TRY(mm_check_cuda(err, "copying to the host"));
+        bool arrived = false;
+        MM_TRY(mm_event_finished(slot.pieces_done[slot.pieces - 1], &arrived, "copying to the host"));
+        if (!arrived) return MM_OK;
         MM_TRY(drain_oldest());
     }
     return MM_OK;

@@ -21,3 +21,14 @@ inline mm_status mm_check_launch(const char* kernel) { return mm_check_cuda(cuda
         mm_status status_ = (expr);           \
         if (status_ != MM_OK) return status_; \
     } while (0)
+
+// Whether the work recorded before `event` has finished, asked without waiting, in *finished (meaningful when MM_OK
+// is returned); a failed query is recorded as mm_check_cuda records it. cudaErrorNotReady is the answer "not yet",
+// not an error, and is cleared.
+inline mm_status mm_event_finished(cudaEvent_t event, bool* finished, const char* what) {
+    const cudaError_t err = cudaEventQuery(event);
+    *finished = err != cudaErrorNotReady;
+    if (*finished) return mm_check_cuda(err, what);
+    cudaGetLastError();
+    return MM_OK;
+}

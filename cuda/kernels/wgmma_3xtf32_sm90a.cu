@@ -35,12 +35,12 @@
 // Schedule: persistent, one block per SM walking the tiles in raster order. Where the tiles fill at least one wave,
 // the ragged last wave's tiles go in K pieces that every block shares when gemm::split_tail's model finds that
 // shorter (3072^3 on 132 SMs: 576 tiles, 4 whole waves and 48 tiles in 8 pieces), and a pass sums the pieces into C
-// (epilogue/tail_reduce.h); with fewer tiles than SMs every tile's K is split (schedule/split_k.h). What it gains
+// (schedule/split_tail.h); with fewer tiles than SMs every tile's K is split (schedule/split_k.h). What it gains
 // and where it does not: docs/experiments/2026-12-01-split-tail.md.
 //
-// What limits it: the GPU's power limit on large products. Run for seconds, it draws 690 to 700 W of the 700 W limit
-// and the SM clock settles at 1545 to 1785 MHz instead of 1980, so its speed depends on what ran just before it
-// (docs/experiments/2026-12-01-3xtf32-power-state.md). Also the two split passes, which move 3 x (M + N) x K x 4
+// What limits it: the GPU's power limit on large products. Run for seconds, it draws the GPU to its power limit and
+// the SM clock settles below its maximum, so its speed depends on what ran just before it (measured in
+// docs/experiments/2026-12-01-3xtf32-power-state.md). Also the two split passes, which move 3 x (M + N) x K x 4
 // bytes for 6 x M x N x K tensor FLOP (docs/experiments/2026-12-01-wgmma-3xtf32.md and
 // docs/experiments/2026-12-01-operand-passes.md).
 //
@@ -56,12 +56,12 @@
 #include "core/device_buffer.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/epilogue/nonfinite_fixup.h"
-#include "core/epilogue/tail_reduce.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
 #include "core/schedule/persistent_tiles.cuh"
 #include "core/schedule/split_k.h"
+#include "core/schedule/split_tail.h"
 #include "core/unroll.cuh"
 
 namespace {
@@ -277,21 +277,16 @@ mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split,
                                    });
 }
 
-// The kernel over whole tiles, where the GPU holds at least one wave of them: the ragged last wave in K pieces when
-// gemm::split_tail finds that shorter (pieces at least a pass deep), summed into C by gemm::launch_tail_reduce.
+// The kernel over whole tiles into C, where the tiles fill at least one wave: the ragged last wave in K pieces at
+// least a pass deep when gemm::split_tail finds that shorter.
 template <int kPromoteK>
-mm_status launch_with_split_tail(const GemmArgs& g, int sms, cudaStream_t stream) {
-    const gemm::PersistentSchedule s =
-        gemm::split_tail(gemm::persistent_schedule(g, kBM, kBN, kBK, int(tiles_of(g.K, kBK))), sms, kPassKTiles);
-    if (s.tail_splits == 1) return launch_slices<kPromoteK>(g, 1, s.ktiles, gemm::SliceOutput{g.C, g.ldc, 0}, stream);
-    DeviceBuffer pieces(stream, DeviceBuffer::Pool::kWorkspace);
-    MM_TRY(pieces.allocate(sizeof(float) * size_t(s.tail_tiles()) * size_t(s.tail_splits) * size_t(kBM * kBN),
-                           "the pieces of the last wave's tiles"));
-    const gemm::SliceOutput out{g.C, g.ldc, 0};
-    MM_TRY(with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
-        return launch_kernel<decltype(aligned)::value, kPromoteK>(g, s, sms, out, pieces.data(), stream);
-    }));
-    return gemm::launch_tail_reduce(pieces.data(), s, kBM, kBN, g.C, g.ldc, stream);
+mm_status launch_whole_tiles(const GemmArgs& g, cudaStream_t stream) {
+    return gemm::launch_persistent_split_tail(
+        g, gemm::BlockShape{kBM, kBN, kBK}, kPassKTiles, stream,
+        [&](auto aligned, const gemm::PersistentSchedule& s, int blocks, float* pieces) {
+            return launch_kernel<decltype(aligned)::value, kPromoteK>(g, s, blocks, gemm::SliceOutput{g.C, g.ldc, 0},
+                                                                      pieces, stream);
+        });
 }
 
 constexpr auto kRowMajorKernel = &wgmma_3xtf32_kernel<false, kLongPromoteK>;
@@ -336,8 +331,7 @@ mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
         const gemm::SliceLauncher launch = short_chunks ? &launch_slices<kShortPromoteK> : &launch_slices<kLongPromoteK>;
         MM_TRY(gemm::run_split_k(k, splits, kBK, launch, stream));
     } else {
-        MM_TRY(short_chunks ? launch_with_split_tail<kShortPromoteK>(k, sms, stream)
-                            : launch_with_split_tail<kLongPromoteK>(k, sms, stream));
+        MM_TRY(short_chunks ? launch_whole_tiles<kShortPromoteK>(k, stream) : launch_whole_tiles<kLongPromoteK>(k, stream));
     }
     return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);
 }

@@ -17,9 +17,9 @@ namespace {
 
 // Pieces smaller than this are not worth handing to another thread.
 constexpr size_t kPieceBytes = size_t(256) << 10;
-// Copies into pinned memory on the H200 machines (16 cores), by copy_probe.cu's own loop of 32-byte non-temporal
-// stores (docs/experiments/2026-12-01-call-costs.md): 39 GiB/s on 8 threads and 54 on 12 with memcpy, 67 on 12 with
-// non-temporal stores, and no more on 16. The 16-byte stores below were measured only through the host path.
+// Copies into pinned memory on the H200 machines (16 cores) grew with the thread count up to 12 and no further, and
+// ran faster with non-temporal stores than with memcpy (docs/experiments/2026-12-01-call-costs.md, by copy_probe.cu's
+// own loop of 32-byte stores; the 16-byte stores below were measured only through the host path).
 constexpr unsigned kMaxThreads = 12;
 // Rows at least this long are written with non-temporal stores.
 constexpr size_t kStreamingRowBytes = size_t(4) << 10;

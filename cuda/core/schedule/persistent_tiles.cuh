@@ -3,11 +3,11 @@
 // producer role that fills the ring.
 //
 // Unit u of tiles x splits is tile u % tiles (rasterised, schedule/raster.cuh) of K slice u / tiles. A schedule may
-// instead split only its tail (split_tail): the tiles of the whole waves stay whole, units [0, dp_tiles), and the
-// tiles of the ragged last wave are cut into K pieces that every block shares, each written apart (a TileUnit's
-// piece) and summed into C afterwards (epilogue/tail_reduce.h). Every role of a warp-specialised block (the
-// producer, the consumers) walks the same units and the same K tiles in the same order, so their ring positions
-// agree without communication.
+// instead split only its tail (schedule/split_tail.h): the tiles of the whole waves stay whole, units
+// [0, dp_tiles), and the tiles of the ragged last wave are cut into K pieces that every block shares, each written
+// apart (a TileUnit's piece) and summed into C afterwards (epilogue/tail_reduce.h). Every role of a warp-specialised
+// block (the producer, the consumers) walks the same units and the same K tiles in the same order, so their ring
+// positions agree without communication.
 #pragma once
 
 #include <cstdint>
@@ -40,32 +40,6 @@ struct PersistentSchedule {
 inline PersistentSchedule persistent_schedule(const GemmArgs& g, int bm, int bn, int bk, int ktiles_per_split) {
     const int tiles_m = int(tiles_of(g.M, bm)), tiles_n = int(tiles_of(g.N, bn)), ktiles = int(tiles_of(g.K, bk));
     return PersistentSchedule{g.M, g.N, ktiles, ktiles_per_split, tiles_m, tiles_n, tiles_m * tiles_n, 1, ktiles};
-}
-
-// s (one K slice) with the tiles of its ragged last wave on `blocks` blocks cut into K pieces, where that shortens
-// the kernel by the model below; else s unchanged. The whole waves run first, then the pieces, each block taking
-// every blocks-th unit. The model counts K tiles on the busiest block: the ragged wave costs ktiles (plus a tile's
-// fixed cost, kPieceCostKTiles); in p pieces of ceil(ktiles / p), ceil(tail * p / blocks) of them, each with that
-// fixed cost. Pieces stay at least min_piece_ktiles deep and at most kMaxTailSplits per tile.
-inline PersistentSchedule split_tail(PersistentSchedule s, int blocks, int min_piece_ktiles) {
-    constexpr int kPieceCostKTiles = 2, kMaxTailSplits = 32;
-    const int tail = s.tiles() % blocks;
-    if (s.splits() > 1 || s.tiles() < blocks || tail == 0) return s;
-    int64_t best_cost = s.ktiles + kPieceCostKTiles;
-    for (int p = 2; p <= kMaxTailSplits; ++p) {
-        const int depth = (s.ktiles - 1) / p + 1;
-        if (depth < min_piece_ktiles) break;
-        const int pieces = (s.ktiles - 1) / depth + 1;  // none empty
-        const int64_t rounds = (int64_t(tail) * pieces - 1) / blocks + 1;
-        const int64_t cost = rounds * (depth + kPieceCostKTiles);
-        if (cost < best_cost) {
-            best_cost = cost;
-            s.tail_splits = pieces;
-            s.tail_ktiles = depth;
-        }
-    }
-    if (s.tail_splits > 1) s.dp_tiles = s.tiles() - tail;
-    return s;
 }
 
 // The grid of a persistent launch: one block per SM, or one per unit where there are fewer.
