@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The checks of a committed HEAD on the H200, in device calls that each fit the device tool's 10 minutes:
-#   scripts/h200_check.sh verify [BASE]   build, the whole test suite, the report, the tuner, the leak loop, paired
-#                                         best/cuBLAS rounds, end-to-end costs (scripts/end_to_end.py); with BASE (a
-#                                         commit) also an A/B of BASE's library
+#   scripts/h200_check.sh verify [BASE]   build, the whole test suite, compute-sanitizer (four tools), the report,
+#                                         the tuner, the leak loop, paired best/cuBLAS rounds, end-to-end costs
+#                                         (scripts/end_to_end.py); with BASE (a commit) also an A/B of BASE's library
 #                                         against HEAD's in alternating processes (scripts/ab_compare.py)
-#   scripts/h200_check.sh asv [BASE]      compute-sanitizer (four tools), the offline asv run of HEAD; with BASE also
-#                                         asv's kernel times of BASE, for a regression gate of the same call
+#   scripts/h200_check.sh asv [BASE]      the offline asv run of HEAD; with BASE also asv's kernel times of BASE, for a
+#                                         regression gate of the same call
 #   scripts/h200_check.sh all             verify, then asv, in one call (no BASE)
 # Logs land in docs/results/; $OUT gets results.tgz (docs/results and results/asv) and the A/B's table. Through
 # the device tool it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
@@ -40,6 +40,7 @@ if [ -n "$BASE" ]; then  # the library at BASE, built from its own tree
 fi
 if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
     step pytest bash -c "python3 -m pytest tests -q -rfEs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; grep -E '^(FAILED|ERROR)' $R/pytest-h200.log; tail -1 $R/pytest-h200.log"
+    step sanitize bash -c "python3 scripts/sanitize.py > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
     if [ -n "$BASE" ]; then
         step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt; tail -2 $OUT/ab.txt"
     fi
@@ -50,7 +51,6 @@ if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
     step end-to-end bash -c "python3 scripts/end_to_end.py > $R/end-to-end.txt 2>&1; cat $R/end-to-end.txt"
 fi
 if [ "$MODE" = asv ] || [ "$MODE" = all ]; then
-    step sanitize bash -c "python3 scripts/sanitize.py > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
     step asv bash -c "invoke asv > $R/asv-run.log 2>&1; tail -3 $R/asv-run.log"
     if [ -n "$BASE" ]; then  # BASE's kernel times in the same call, recorded under BASE's commit
         step asv-base bash -c "cd /tmp/base && PYTHONPATH=/tmp/base:/tmp/site python3 -m asv run --python=same \
