@@ -92,10 +92,6 @@ def _check_kernel(kernel) -> None:
 
 
 def _check_matrix(name: str, array) -> np.ndarray:
-    if isinstance(array, np.ndarray) and array.dtype == np.float32 and array.ndim == 2:  # the common case, at once
-        rows, cols = array.shape
-        if rows <= INT_MAX and cols <= INT_MAX:
-            return array
     if not isinstance(array, np.ndarray):
         raise TypeError(
             f"{name} must be a NumPy ndarray or a GPU array (one with __cuda_array_interface__ or DLPack), got "
@@ -127,8 +123,6 @@ def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
 
 
 def _check_scalar(name: str, value) -> float:
-    if type(value) is float:  # the defaults, checked at every call
-        return value
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     return float(value)

@@ -50,7 +50,8 @@ mm_status launch_persistent_split_tail(const GemmArgs& g, BlockShape tile, int m
     if (s.tail_splits > 1)
         MM_TRY(pieces.allocate(sizeof(float) * size_t(s.tail_tiles()) * size_t(s.tail_splits) * size_t(tile.m * tile.n),
                                "the pieces of the last wave's tiles"));
-    MM_TRY(with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) { return launch(aligned, s, blocks, pieces.data()); }));
+    MM_TRY(with_alignment(rows_aligned16(g.C, g.ldc),
+                          [&](auto aligned) { return launch(aligned, s, blocks, pieces.data()); }));
     return s.tail_splits > 1 ? launch_tail_reduce(pieces.data(), s, tile.m, tile.n, g.C, g.ldc, stream) : MM_OK;
 }
 
