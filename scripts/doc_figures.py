@@ -1,0 +1,106 @@
+"""The figure columns of the docs' kernel tables, written from the committed report (no GPU needed).
+
+    python3 scripts/doc_figures.py           rewrite them from docs/results/report-h200.json
+    python3 scripts/doc_figures.py --check   exit 1 (naming the rows) where a table differs from the report
+
+Tables (rows are found by the kernel or shape in their first cell; the other cells are left as written):
+- README.md, the kernel table: TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ in the last cell;
+- docs/ladder.md, the rung table: TFLOPS at 1024³, 4096³, 8192³ with the share of `cublas` in the same run;
+- docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape.
+The prose around them cites the report by hand and names its commit."""
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORT = ROOT / "docs/results/report-h200.json"
+
+
+def tflops_by_kernel_and_shape(report: dict) -> dict[tuple[str, str], float]:
+    return {(t["kernel"], f"{t['M']}x{t['N']}x{t['K']}"): t["gflops"] / 1e3 for t in report["timings"]}
+
+
+def cube(n: int) -> str:
+    return f"{n}x{n}x{n}"
+
+
+def shape_of_label(label: str) -> str:
+    """'4096³' -> '4096x4096x4096'; '4095×4097×4093' -> '4095x4097x4093'."""
+    label = label.strip()
+    return cube(int(label[:-1])) if label.endswith("³") else label.replace("×", "x")
+
+
+def kernel_of_label(label: str) -> str | None:
+    match = re.fullmatch(r"\s*`(\w+)`\s*", label)
+    return match.group(1) if match else None
+
+
+def readme_row(cells: list[str], tflops) -> list[str]:
+    kernel = kernel_of_label(cells[0])
+    cells[-1] = " / ".join(f"{tflops[kernel, cube(n)]:.2f}" for n in (1024, 3072, 4096, 8192))
+    return cells
+
+
+def rung_row(cells: list[str], tflops) -> list[str]:
+    kernel = kernel_of_label(cells[0])
+    for i, n in zip((-3, -2, -1), (1024, 4096, 8192)):
+        value, cublas = tflops[kernel, cube(n)], tflops["cublas", cube(n)]
+        cells[i] = f"{value:.2f} ({100 * value / cublas:.0f}%)"
+    return cells
+
+
+def best_row(cells: list[str], tflops) -> list[str]:
+    shape = shape_of_label(cells[0])
+    best, cublas = tflops["best", shape], tflops["cublas", shape]
+    cells[1:4] = [f"{best:.2f}", f"{cublas:.2f}", f"{best / cublas:.3f}"]
+    return cells
+
+
+# (file, the header line that opens the table, how a row's cells are written)
+TABLES = [
+    ("README.md", "| kernel | technique | H200 TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ |", readme_row),
+    ("docs/ladder.md", "| rung | adds | composes | 1024³ | 4096³ | 8192³ |", rung_row),
+    ("docs/ladder.md", "| shape | best | cublas | best / cublas |", best_row),
+]
+
+
+def rewrite_table(text: str, header: str, write_row, tflops) -> str:
+    lines = text.split("\n")
+    start = lines.index(header) + 2  # past the header and its |---| line
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        cells = [c.strip() for c in lines[end].strip("|").split("|")]
+        lines[end] = "| " + " | ".join(write_row(cells, tflops)) + " |"
+        end += 1
+    return "\n".join(lines)
+
+
+def main() -> int:
+    tflops = tflops_by_kernel_and_shape(json.loads(REPORT.read_text()))
+    check = "--check" in sys.argv[1:]
+    stale = []
+    for name in dict.fromkeys(file for file, _, _ in TABLES):
+        path = ROOT / name
+        text = path.read_text()
+        new = text
+        for file, header, write_row in TABLES:
+            if file == name:
+                new = rewrite_table(new, header, write_row, tflops)
+        if new == text:
+            continue
+        if check:
+            old_lines, new_lines = text.split("\n"), new.split("\n")
+            stale += [f"{name}: {old}" for old, fresh in zip(old_lines, new_lines) if old != fresh]
+        else:
+            path.write_text(new)
+            print(f"rewrote {name}")
+    if stale:
+        print("tables that differ from docs/results/report-h200.json (python3 scripts/doc_figures.py writes them):")
+        print("\n".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
