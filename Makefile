@@ -14,8 +14,9 @@ LIBRARY   := matmul_opt/libmatmul.so
 COMPUTE   := $(subst sm_,compute_,$(ARCH))
 GENCODE   := -gencode arch=$(COMPUTE),code=[$(ARCH),$(COMPUTE)]
 # The -gencode form: nvcc 13.0's -arch=sm_90a shorthand also runs a plain sm_90 pass, which rejects wgmma.
-# The tensor-core kernels in these sources hold their accumulators in registers, where a spill costs far more than
-# it saves: ptxas refuses local memory in them, so a spill fails the build on any machine with nvcc, GPU or not.
+# The tensor-core kernels in these sources keep their accumulators and fragments in registers (tests/test_sass.py
+# checks their machine code for local memory, where cuobjdump is present): ptxas refuses local memory in them too,
+# so a spill or a stack frame fails the build on any machine with nvcc, GPU or not.
 SM90A_GENCODE := -gencode arch=compute_90a,code=sm_90a -Xptxas -warn-spills,-warn-lmem-usage,-Werror
 # Per-thread default streams let calls from different host threads run concurrently on the GPU.
 NVCCFLAGS ?= -O3 -std=c++20 -lineinfo

@@ -107,6 +107,11 @@ def _check_matrix(name: str, array) -> np.ndarray:
     return array
 
 
+# The data address of a writable, non-empty array through the buffer protocol, _addressof(_from_buffer(array)): a
+# third of the cost of array.ctypes.data, which builds a helper object every time (and a small product pays for three).
+_addressof, _from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
+
+
 def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
     """The array the host entry reads and its (op, leading dimension, pointer): the array itself when its rows
     (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
@@ -192,11 +197,6 @@ def _plain_host(kernel: str, A: np.ndarray, B: np.ndarray, alpha: float) -> np.n
     if status:
         check(status)
     return C
-
-
-# The data address of a writable, non-empty array through the buffer protocol, _addressof(_from_buffer(array)): a
-# third of the cost of array.ctypes.data, which builds a helper object every time (and a small product pays for three).
-_addressof, _from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
 
 
 def _run_host(kernel: str, A, B, out, alpha: float, beta: float, stream):

@@ -277,10 +277,12 @@ mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split,
                                    });
 }
 
-// The kernel over whole tiles into C, where the tiles fill at least one wave: the ragged last wave in K pieces at
-// least a pass deep when gemm::split_tail finds that shorter.
+// The product of the split operands at one promotion interval: with splits > 1 (fewer tiles than SMs) K slices
+// for every tile; else whole tiles into C, the ragged last wave in K pieces at least a pass deep when
+// gemm::split_tail finds that shorter.
 template <int kPromoteK>
-mm_status launch_whole_tiles(const GemmArgs& g, cudaStream_t stream) {
+mm_status launch_product(const GemmArgs& g, int splits, cudaStream_t stream) {
+    if (splits > 1) return gemm::run_split_k(g, splits, kBK, &launch_slices<kPromoteK>, stream);
     return gemm::launch_persistent_split_tail(
         g, gemm::BlockShape{kBM, kBN, kBK}, kPassKTiles, stream,
         [&](auto aligned, const gemm::PersistentSchedule& s, int blocks, float* pieces) {
@@ -325,13 +327,8 @@ mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    const bool short_chunks = g.K < kLongK;
     const int splits = gemm::choose_splits(tiles, g.K, sms, 1);
-    if (splits > 1) {  // fewer tiles than SMs: K slices for every tile
-        const gemm::SliceLauncher launch = short_chunks ? &launch_slices<kShortPromoteK> : &launch_slices<kLongPromoteK>;
-        MM_TRY(gemm::run_split_k(k, splits, kBK, launch, stream));
-    } else {
-        MM_TRY(short_chunks ? launch_whole_tiles<kShortPromoteK>(k, stream) : launch_whole_tiles<kLongPromoteK>(k, stream));
-    }
+    MM_TRY(g.K < kLongK ? launch_product<kShortPromoteK>(k, splits, stream)
+                        : launch_product<kLongPromoteK>(k, splits, stream));
     return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);
 }
