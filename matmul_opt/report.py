@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -76,7 +77,16 @@ def format_accuracy(errors: dict[str, dict[int, float]], baseline: str = "cublas
     return lines
 
 
-def time_all(names: list[str], shapes, repetitions: int, log) -> list[dict]:
+# The GPU's power state carries over from one timing to the next: right after seconds of tensor-core work, a
+# power-limited kernel measures up to a sixth slower, and a rest of a quarter second undoes it (measured:
+# docs/experiments/2026-12-01-report-rest.md). So every timing starts after a rest, which makes each figure
+# independent of the order the kernels run in, and the sustained table times kernels after seconds of back-to-back
+# launches of themselves, which is what a long run of large products sees.
+DEFAULT_REST_S = 0.5
+DEFAULT_SUSTAINED_S = 3.0
+
+
+def time_all(names: list[str], shapes, repetitions: int, rest_s: float) -> list[dict]:
     rows = []
     for shape in shapes:
         M, N, K = shape
@@ -84,9 +94,42 @@ def time_all(names: list[str], shapes, repetitions: int, log) -> list[dict]:
             if name in SLOW_KERNELS and M * N * K > 8192**3:
                 continue
             print(f"  timing {name} at {M}x{N}x{K} ...", file=sys.stderr, flush=True)
+            time.sleep(rest_s)
             result = benchmark(name, M, N, K, warmup=3, repetitions=repetitions)
             rows.append({"kernel": name, "M": M, "N": N, "K": K, "ms": result.ms, "gflops": result.gflops})
     return rows
+
+
+def time_sustained(names: list[str], shapes, seconds: float, repetitions: int, rest_s: float) -> list[dict]:
+    """Each kernel from a rest, timed after about `seconds` of warm-up launches of itself (the warm-up count from
+    one short timing). The slow kernels are left out: seconds are a few of their launches."""
+    rows = []
+    for M, N, K in shapes:
+        for name in names:
+            if name in SLOW_KERNELS:
+                continue
+            print(f"  sustained timing of {name} at {M}x{N}x{K} ...", file=sys.stderr, flush=True)
+            once_ms = benchmark(name, M, N, K, warmup=1, repetitions=1).ms
+            warmup = max(3, math.ceil(seconds * 1e3 / once_ms))
+            time.sleep(rest_s)
+            result = benchmark(name, M, N, K, warmup=warmup, repetitions=repetitions)
+            rows.append({"kernel": name, "M": M, "N": N, "K": K, "ms": result.ms, "gflops": result.gflops,
+                         "warmup_launches": warmup})
+    return rows
+
+
+def format_sustained(sustained: list[dict], rested: list[dict]) -> list[str]:
+    """One row per sustained timing: its figure and, where the same kernel and shape were timed from a rest, the
+    share of that figure it keeps."""
+    by_key = {(r["kernel"], r["M"], r["N"], r["K"]): r for r in rested}
+    lines = [f"{'shape':<18}{'kernel':<14}{'ms':>10}{'TFLOPS':>9}{'% rested':>10}{'warm-up':>9}"]
+    for row in sustained:
+        base = by_key.get((row["kernel"], row["M"], row["N"], row["K"]))
+        share = f"{100 * base['ms'] / row['ms']:.1f}" if base else "-"
+        shape = f"{row['M']}x{row['N']}x{row['K']}"
+        lines.append(f"{shape:<18}{row['kernel']:<14}{row['ms']:>10.4f}{row['gflops'] / 1e3:>9.2f}{share:>10}"
+                     f"{row['warmup_launches']:>9}")
+    return lines
 
 
 def format_table(rows: list[dict], peak_gflops: float) -> list[str]:
@@ -120,8 +163,17 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"K of the accuracy table, {ACCURACY_MN} x K x {ACCURACY_MN} (default "
                              f"{' '.join(map(str, ACCURACY_KS))}; none to leave it out)")
     parser.add_argument("--repetitions", type=int, default=10, help="timed rounds per measurement (median)")
+    parser.add_argument("--rest", type=float, default=DEFAULT_REST_S,
+                        help=f"seconds the GPU idles before each timing (default {DEFAULT_REST_S})")
+    parser.add_argument("--sustained-sizes", nargs="*", type=parse_shape, default=[],
+                        help="shapes of the sustained table: each kernel timed after seconds of its own launches "
+                             "(default none)")
+    parser.add_argument("--sustained-seconds", type=float, default=DEFAULT_SUSTAINED_S,
+                        help=f"warm-up of a sustained timing, in seconds (default {DEFAULT_SUSTAINED_S})")
     parser.add_argument("--json", help="also write the measurements to this JSON file")
     args = parser.parse_args(argv)
+    if args.rest < 0 or args.sustained_seconds < 0:
+        parser.error(f"--rest and --sustained-seconds must be >= 0, got {args.rest:g} and {args.sustained_seconds:g}")
 
     try:
         device = device_info()
@@ -150,16 +202,24 @@ def main(argv: list[str] | None = None) -> int:
               "for every kernel), and its ratio to cublas's (IEEE fp32, pedantic)")
         for line in format_accuracy(accuracy):
             print(line)
-    print("\nTiming: CUDA events, median of rounds of back-to-back launches after warm-up, "
-          "device-resident random inputs")
-    rows = time_all(names, args.sizes, args.repetitions, print)
+    print(f"\nTiming: CUDA events, median of {args.repetitions} rounds of back-to-back launches after 3 warm-up "
+          f"rounds, device-resident random inputs, each timing after {args.rest:g} s of rest")
+    rows = time_all(names, args.sizes, args.repetitions, args.rest)
     for line in format_table(rows, device.fp32_peak_gflops):
         print(line)
+    sustained = time_sustained(names, args.sustained_sizes, args.sustained_seconds, args.repetitions, args.rest)
+    if sustained:
+        print(f"\nSustained: each kernel after about {args.sustained_seconds:g} s of back-to-back launches of "
+              "itself (warm-up launches in the last column), beside its figure from a rest; power-limited kernels "
+              "lose clock here")
+        for line in format_sustained(sustained, rows):
+            print(line)
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"device": device.name, "errors": errors, "accuracy_over_k": accuracy, "timings": rows}, handle,
-                      indent=1)
+            json.dump({"device": device.name, "errors": errors, "accuracy_over_k": accuracy, "rest_s": args.rest,
+                       "timings": rows, "sustained_seconds": args.sustained_seconds, "sustained": sustained},
+                      handle, indent=1)
     arithmetic = {info.name: info.arithmetic for info in kernels()}
     failed = [n for n, e in errors.items() if not e <= tolerance(arithmetic[n], args.verify_size[2])]
     if failed:
