@@ -97,8 +97,8 @@ MM_API mm_status mm_host_free(void* p);
  * thread's default stream; cudaStreamLegacy and cudaStreamPerThread are accepted too); returns without waiting.
  * op(A) is M x K: A is stored row-major M x K (lda >= K) for MM_OP_N, K x M (lda >= M) for MM_OP_T; op(B) is K x N
  * likewise; C is M x N (ldc >= N). beta = 0 ignores what C held (NaN included); K = 0 or alpha = 0 gives beta·C.
- * The three matrices must lie on one GPU, which becomes current for the call (and is restored after it); C may
- * not overlap A or B. Everything is checked before anything is enqueued. A kernel whose mm_kernel_native_ops has
+ * The three matrices must lie on one GPU, which becomes current for the call (and is restored after it), and
+ * `stream`, unless a default stream, must be a stream of that GPU; C may not overlap A or B. Everything is checked before anything is enqueued. A kernel whose mm_kernel_native_ops has
  * the call's op combination (best and cublas have all four) reads the operands as stored; for any other an
  * op = T operand is first rearranged into a row-major copy on the GPU.
  * Alpha and beta other than 1 and 0 are applied by a pass over C after the product went to a workspace (cuBLAS
@@ -150,12 +150,13 @@ typedef struct {
  * mm_marker_record and mm_marker_finished. */
 MM_API mm_status mm_gemm_async_tracked(mm_tracked_gemm* call);
 
-/* What mm_gemm_async checks before it enqueues anything (arguments, then pointers), with its arguments minus the
- * stream (alpha and beta may be anything): MM_OK when it would take them, else the status and message it would give.
- * Enqueues nothing: for callers that enqueue work of their own (stream waits) before the product. */
+/* What mm_gemm_async checks before it enqueues anything (arguments, then pointers, then that the stream is one of
+ * the operands' GPU), with its arguments (alpha and beta may be anything): MM_OK when it would take them, else the
+ * status and message it would give. Enqueues nothing: for callers that enqueue work of their own (stream waits)
+ * before the product. */
 MM_API mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                                const float* A, int64_t lda, const float* B, int64_t ldb, float beta, const float* C,
-                               int64_t ldc);
+                               int64_t ldc, void* stream);
 
 /* The GPU that holds device memory at `p` (MM_ERR_INVALID_ARGUMENT when p is not device memory), and the calling
  * thread's current GPU. */

@@ -143,7 +143,7 @@ _SIGNATURES = {
     "mm_gemm_host_problem": (_status, [ctypes.c_char_p, ctypes.POINTER(GemmProblemStruct)]),
     "mm_gemm_async_tracked": (_status, [ctypes.c_void_p]),  # a TrackedGemmStruct's address (thread_call)
     "mm_gemm_check": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
-                                ctypes.c_float, _fptr, _i64]),
+                                ctypes.c_float, _fptr, _i64, ctypes.c_void_p]),
     "mm_pointer_device": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),
     "mm_current_device": (_status, [ctypes.POINTER(_int)]),
     "mm_stream_wait": (_status, [_int, ctypes.c_void_p, ctypes.c_void_p]),

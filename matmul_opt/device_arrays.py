@@ -6,7 +6,7 @@ nothing but the contiguous copies of operands with other strides (and, for DLPac
 order before the chosen stream as they export).
 The product is enqueued with mm_gemm_async_tracked on one stream and returned without waiting: the stream given as
 `stream=`, else the producer's (CAI v3's `stream`, PyTorch's current stream), else the calling thread's default
-stream; every other producer stream is made to wait first, on the GPU. The result is an array of the first
+stream (the legacy one when an operand comes through DLPack alone); every other producer stream is made to wait first, on the GPU. The result is an array of the first
 operand's own library (CuPy, PyTorch, Numba), allocated through it, unless `out=` is given. Transposed views run
 as op = T with no copy; other strides are made contiguous by the producer's library, on the GPU. The operands (and
 the result) are kept referenced until a later call's report says the work finished (the library tracks a marker
@@ -383,7 +383,7 @@ class _CupyArrays:
 
     def __init__(self, cupy):
         self.cupy = cupy
-        self.current_device, self.current_stream = cupy.cuda.runtime.getDevice, cupy.cuda.get_current_stream
+        self.current_device, self.current_stream = cupy.cuda.runtime.getDevice, _cupy_current_stream(cupy)
 
     def operands(self, A, B) -> tuple | None:
         if A.dtype != _FLOAT32 or B.dtype != _FLOAT32:
@@ -398,8 +398,8 @@ class _CupyArrays:
         return a.ptr, A.shape, (a0 // 4, a1 // 4), b.ptr, B.shape, (b0 // 4, b1 // 4), device
 
     def stream(self, device: int) -> int:
-        """The handle of CuPy's current stream (that of the current GPU, as its __cuda_array_interface__ v3 says)."""
-        return self.current_stream().ptr or LEGACY_STREAM
+        """The handle of CuPy's current stream of GPU `device`."""
+        return self.current_stream(device).ptr or LEGACY_STREAM
 
     def allocate(self, x, shape: tuple[int, int], device: int):
         """A new float32 array on GPU `device`, and its pointer."""
@@ -409,6 +409,17 @@ class _CupyArrays:
             with self.cupy.cuda.Device(device):
                 result = self.cupy.ndarray(shape, _FLOAT32)
         return result, result.data.ptr
+
+
+def _cupy_current_stream(cupy):
+    """CuPy's current stream of a GPU: get_current_stream(device_id) where this CuPy keeps one per GPU, else its one
+    current stream."""
+    get = cupy.cuda.get_current_stream
+    try:
+        get(-1)  # -1: the current GPU's
+    except TypeError:  # no device_id parameter
+        return lambda device: get()
+    return get
 
 
 _ARRAY_LIBRARIES = {"torch": (_TorchArrays, "Tensor"), "cupy": (_CupyArrays, "ndarray")}
@@ -486,7 +497,10 @@ def gemm(kernel: str, A, B, out, alpha: float, beta: float, stream):
     parsed = {n: m for n, m in ((n, from_array_interface(x, n)) for n, x in operands.items()) if m is not None}
     asked: dict = {}  # PyTorch's current stream by device, asked once per call
     producers = {n: producer_stream(m, asked) for n, m in parsed.items()}
-    chosen = explicit or next((s for s in producers.values() if s is not None), None) or PER_THREAD_STREAM
+    # With no stream known: the calling thread's default stream, or the legacy one where an operand must be exported
+    # through DLPack (every producer takes that one; PyTorch refuses to export for the per-thread one).
+    fallback = PER_THREAD_STREAM if len(parsed) == len(operands) else LEGACY_STREAM
+    chosen = explicit or next((s for s in producers.values() if s is not None), None) or fallback
     for n, x in operands.items():  # refusals that need no export come before any (an export must be given back)
         if n not in parsed:
             dlpack_device(x, n)
@@ -541,7 +555,7 @@ def _enqueue(kernel: str, A, out, parsed: dict[str, DeviceMatrix], producers: di
     lib = library()
     waits = set(producers.values()) - {None, chosen}
     if waits:  # what the C entry refuses is refused before the waits are enqueued (it checks again, cheaply)
-        check(lib.mm_gemm_check(kernel.encode(), *arguments))
+        check(lib.mm_gemm_check(kernel.encode(), *arguments, chosen))
     for s in waits:
         check(lib.mm_stream_wait(device, chosen, s))
     tracking = enqueue_tracked(kernel_name_addresses()[kernel], chosen, *arguments)

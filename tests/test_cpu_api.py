@@ -192,7 +192,7 @@ class TestCBoundary:
             _library.pack_tracked(call, 0, ctypes.addressof(name), *arguments[1:], 0)
             status = lib.mm_gemm_async_tracked(ctypes.addressof(call))
         else:
-            status = getattr(lib, entry)(*arguments, *([None] if entry == "mm_gemm_async" else []))
+            status = getattr(lib, entry)(*arguments, *([None] if entry in ("mm_gemm_async", "mm_gemm_check") else []))
         return status, lib.mm_last_error().decode()
 
     @pytest.mark.parametrize("entry", ["mm_gemm_host", "mm_gemm_host_problem", "mm_gemm_async", "mm_gemm_async_tracked",

@@ -5,6 +5,7 @@ import ctypes
 import os
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -38,9 +39,11 @@ _capsule_new.restype, _capsule_new.argtypes = ctypes.py_object, [ctypes.c_void_p
 
 
 class FakeCudaDLPack:
-    """A DLPack exporter of a CUDA float32 tensor that points at nothing; `returned` records each deleter call."""
+    """A DLPack exporter of a CUDA float32 tensor that points at nothing; `returned` records each deleter call,
+    `asked` the stream of each export."""
 
-    def __init__(self, name, shape, returned):
+    def __init__(self, name, shape, returned, asked=None):
+        self.asked = [] if asked is None else asked
         self.shape = (ctypes.c_int64 * len(shape))(*shape)
         self.managed = device_arrays._DLManagedTensor()
         tensor = self.managed.dl_tensor
@@ -53,6 +56,7 @@ class FakeCudaDLPack:
         return 2, 0
 
     def __dlpack__(self, stream=None):
+        self.asked.append(stream)
         return _capsule_new(ctypes.addressof(self.managed), b"dltensor", None)
 
 
@@ -68,6 +72,18 @@ def test_a_refused_call_gives_every_dlpack_export_back(shapes, match, exported):
     with pytest.raises(ValueError, match=match):
         matmul_opt.run("naive", A, B, out=out)
     assert sorted(returned) == exported
+
+
+def test_dlpack_exports_are_asked_for_the_stream_of_the_work():
+    """With no stream= and no producer stream, DLPack operands are exported for the legacy default stream, which
+    every producer takes (PyTorch refuses the per-thread one); with stream=, for that stream."""
+    for stream, expected in ((None, 1), (12345, 12345)):
+        returned, asked = [], []
+        A, B, out = (FakeCudaDLPack(name, shape, returned, asked)
+                     for name, shape in zip(("A", "B", "out"), ((4, 3), (4, 5), (4, 5))))
+        with pytest.raises(ValueError, match="inner dimensions differ"):
+            matmul_opt.run("naive", A, B, out=out, stream=stream)
+        assert asked == [expected] * 3 and sorted(returned) == ["A", "B", "out"]
 
 
 def test_numpy_arrays_are_host_operands_and_interfaces_are_device_operands():
@@ -189,8 +205,6 @@ def test_accepted_operands_reach_the_device():
 def install_fake_torch():
     """Puts a stand-in `torch` module in sys.modules, with a Tensor of the attributes matmul_opt reads, and returns
     it (for the interpreters _run_without_devices starts: never in the test process)."""
-    import types
-
     torch = types.ModuleType("torch")
     torch.float32, torch._C = object(), types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0)
 
@@ -203,6 +217,7 @@ def install_fake_torch():
             self.shape, self._strides = shape, strides or (shape[1], 1)
             self.dtype, self.requires_grad = torch.float32, requires_grad
             self._device, self.is_cuda = device, device >= 0
+            self.device = types.SimpleNamespace(index=device if device >= 0 else None)
 
         def stride(self):
             return self._strides
@@ -214,7 +229,7 @@ def install_fake_torch():
             return self._device
 
         def new_empty(self, shape):
-            return Tensor(shape)
+            return Tensor(shape, device=self._device)
 
     Tensor.__module__ = "torch"
     torch.Tensor = Tensor
@@ -271,3 +286,42 @@ def test_plain_numpy_operands_take_the_direct_path_and_others_the_general_one():
         "        print(type(exc).__name__, len(ran))\n"
     )
     assert stdout.splitlines() == ["NoDeviceError 0", "NoDeviceError 1", "TypeError 2"], stdout
+
+
+def test_operands_on_different_gpus_are_refused_before_the_gpu_is_touched():
+    """Stand-in PyTorch operands on GPUs 0 and 1 (every device hidden): refused by what they say of themselves."""
+    stdout = _run_without_devices(
+        "import matmul_opt\n"
+        "from test_cpu_device_arrays import install_fake_torch\n"
+        "torch = install_fake_torch()\n"
+        "on_0, on_1 = torch.Tensor((4, 3), device=0), torch.Tensor((3, 5), device=1)\n"
+        "for call in (lambda: matmul_opt.run('naive', on_0, on_1),\n"
+        "             lambda: matmul_opt.run('naive', torch.Tensor((4, 3), device=1), on_1, out=torch.Tensor((4, 5)))):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except ValueError as exc:\n"
+        "        print('ValueError:', exc)\n"
+    )
+    assert stdout.splitlines() == [
+        "ValueError: the operands lie on different GPUs (A on 0, B on 1); move them to one GPU",
+        "ValueError: the operands lie on different GPUs (A on 1, B on 1, out on 0); move them to one GPU"], stdout
+
+
+def test_cupy_streams_are_asked_of_the_operands_gpu():
+    """CuPy keeps a current stream per GPU (get_current_stream(device_id)); an older CuPy has one current stream."""
+    asked = []
+
+    def per_device(device_id=-1):
+        asked.append(device_id)
+        return types.SimpleNamespace(ptr=100 + device_id)
+
+    def single():
+        return types.SimpleNamespace(ptr=7)
+
+    for get in (per_device, single):
+        cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(get_current_stream=get, runtime=None))
+        cupy.cuda.runtime = types.SimpleNamespace(getDevice=lambda: 0)
+        adapter = device_arrays._CupyArrays(cupy)
+        asked.clear()
+        assert adapter.stream(1) == (101 if get is per_device else 7)
+        assert asked == ([1] if get is per_device else [])

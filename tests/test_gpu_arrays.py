@@ -172,6 +172,10 @@ def test_cai_version_2_and_3_and_dlpack_operands():
     matmul_opt.run("best", DLPackOnly(a), DLPackOnly(b), out=c)
     torch.cuda.synchronize()
     assert_close("best", c, a, b)
+    c.fill_(float("nan"))
+    matmul_opt.run("best", DLPackOnly(a), DLPackOnly(b), out=DLPackOnly(c))  # no producer names a stream
+    torch.cuda.synchronize()
+    assert_close("best", c, a, b)
     with pytest.raises(ValueError, match="pass out="):  # nothing to allocate a result through
         matmul_opt.run("best", DLPackOnly(a), DLPackOnly(b))
 
@@ -301,7 +305,7 @@ def test_gemm_check_refuses_what_the_async_entry_refuses_and_enqueues_nothing():
     before = C.clone()
 
     def check(a, c):
-        return lib.mm_gemm_check(b"best", 0, 0, 8, 8, 8, 1.0, a, 8, B.data_ptr(), 8, 0.0, c, 8)
+        return lib.mm_gemm_check(b"best", 0, 0, 8, 8, 8, 1.0, a, 8, B.data_ptr(), 8, 0.0, c, 8, None)
 
     assert check(A.data_ptr(), C.data_ptr()) == 0
     assert check(A.data_ptr(), A.data_ptr()) == 1 and "C overlaps A" in lib.mm_last_error().decode()

@@ -63,6 +63,18 @@ mm_status common_device(int64_t K, const float* A, const float* B, const float* 
     return MM_OK;
 }
 
+// A stream of another GPU cannot run the operands' product (a launch there fails). The default streams (null,
+// legacy, per-thread) stand for the current GPU's, and the entry makes the operands' GPU current first.
+mm_status stream_on_device(cudaStream_t stream, int device) {
+    if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return MM_OK;
+    int stream_device = 0;
+    MM_TRY(mm_check_cuda(cudaStreamGetDevice(stream, &stream_device), "cudaStreamGetDevice"));
+    if (stream_device != device)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "the stream belongs to GPU %d, the operands lie on GPU %d; pass a stream "
+                                                "of GPU %d, or none", stream_device, device, device);
+    return MM_OK;
+}
+
 // The operand op(X) (rows x cols) as `native` kernels take it: X itself, with its op; for other kernels, an op = T
 // operand as its transpose gathered into `workspace`, row-major.
 mm_status operand(bool native, mm_op op, const float* X, int64_t ld, int64_t rows, int64_t cols,
@@ -167,12 +179,14 @@ mm_status track(int device, cudaStream_t stream, mm_tracking* tracking) {
 }
 
 // Everything the asynchronous entry checks before it enqueues: the arguments, then (unless C is empty) the
-// pointers, whose GPU goes to *device.
+// pointers, whose GPU goes to *device, and the stream's GPU.
 mm_status check_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A,
-                     int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc, int* device) {
+                     int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc, cudaStream_t stream,
+                     int* device) {
     MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
     if (M == 0 || N == 0) return MM_OK;
-    return common_device(K, A, B, C, device);
+    MM_TRY(common_device(K, A, B, C, device));
+    return stream_on_device(stream, *device);
 }
 
 }  // namespace
@@ -181,7 +195,7 @@ mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t
                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
                        cudaStream_t stream, AfterEnqueue after, mm_tracking* tracking) {
     int device = 0;
-    MM_TRY(check_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device));
+    MM_TRY(check_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, stream, &device));
     if (M == 0 || N == 0) return after == AfterEnqueue::kTrack ? report_tracked(0, tracking) : MM_OK;
     CurrentDevice current;
     MM_TRY(current.enter(device));
@@ -240,9 +254,10 @@ mm_status mm_gemm_async_tracked(mm_tracked_gemm* call) {
 
 mm_status mm_gemm_check(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float /*alpha*/,
                         const float* A, int64_t lda, const float* B, int64_t ldb, float /*beta*/, const float* C,
-                        int64_t ldc) {
+                        int64_t ldc, void* stream) {
     int device = 0;
-    return check_gemm(registry_find(kernel), op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc, &device);
+    return check_gemm(registry_find(kernel), op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc,
+                      static_cast<cudaStream_t>(stream), &device);
 }
 
 mm_status mm_pointer_device(const void* p, int* device) {

@@ -7,13 +7,15 @@
 // matrix is its column-major transpose, so the operands are passed swapped with their own op flags: cuBLAS takes
 // every op combination as stored.
 // `cublas` forces pure fp32 (CUBLAS_PEDANTIC_MATH); `cublas_tf32` allows TF32 tensor cores.
-// Each thread gets its own handle, created on first use (never inside a timed loop) and destroyed when the
-// thread exits: cuBLAS handles must not be shared by threads that run concurrently.
+// Each thread gets its own handle per GPU, created on first use (never inside a timed loop) and destroyed when the
+// thread exits: cuBLAS handles must not be shared by threads that run concurrently, and a handle belongs to the
+// GPU that was current when it was created (its workspace lies there).
 #include <dlfcn.h>
 
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/problem.h"
 
@@ -71,25 +73,31 @@ const CublasApi& cublas_api() {
     return api;
 }
 
-class ThreadHandle {
+class ThreadHandles {
   public:
-    ~ThreadHandle() {
-        if (handle_ != nullptr) cublas_api().destroy(handle_);
+    ~ThreadHandles() {
+        for (cublas_handle handle : by_device_)
+            if (handle != nullptr) cublas_api().destroy(handle);
     }
+    // The calling thread's handle of the current GPU.
     mm_status get(cublas_handle* out) {
-        if (handle_ == nullptr) {
-            int status = cublas_api().create(&handle_);
+        int device = 0;
+        MM_TRY(mm_check_cuda(cudaGetDevice(&device), "cudaGetDevice"));
+        if (size_t(device) >= by_device_.size()) by_device_.resize(size_t(device) + 1, nullptr);
+        cublas_handle& handle = by_device_[size_t(device)];
+        if (handle == nullptr) {
+            const int status = cublas_api().create(&handle);
             if (status != kCublasSuccess) {
-                handle_ = nullptr;
+                handle = nullptr;
                 return mm_fail(MM_ERR_CUDA, "cublasCreate failed with cuBLAS status %d", status);
             }
         }
-        *out = handle_;
+        *out = handle;
         return MM_OK;
     }
 
   private:
-    cublas_handle handle_ = nullptr;
+    std::vector<cublas_handle> by_device_;
 };
 
 int cublas_op(mm_op op) { return op == MM_OP_N ? kCublasOpN : kCublasOpT; }
@@ -100,9 +108,9 @@ mm_status sgemm(const GemmArgs& g, cudaStream_t stream, int math_mode, const cha
     if (g.lda > INT32_MAX || g.ldb > INT32_MAX || g.ldc > INT32_MAX)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s: cuBLAS takes 32-bit leading dimensions (lda=%lld, ldb=%lld, ldc=%lld)",
                        name, (long long)g.lda, (long long)g.ldb, (long long)g.ldc);
-    static thread_local ThreadHandle thread_handle;
+    static thread_local ThreadHandles thread_handles;
     cublas_handle handle = nullptr;
-    mm_status got = thread_handle.get(&handle);
+    mm_status got = thread_handles.get(&handle);
     if (got != MM_OK) return got;
     const float one = 1.0f, zero = 0.0f;
     int status = api.set_stream(handle, stream);
