@@ -4,22 +4,14 @@ another) against asv's (each in its own process) is the GPU's power state. GPU n
 
     python3 power_state.py OUT_DIR      (nvidia-smi samples go to OUT_DIR/clocks.csv)
 """
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+ROOT = Path(__file__).resolve().parents[3]
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 import matmul_opt  # noqa: E402
-
-out = Path(sys.argv[1])
-sampler = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu",
-                            "--format=csv", "-lms", "100"], stdout=open(out / "clocks.csv", "w"))
-start = time.time()
-
-
-def log(text):
-    print(f"{time.strftime('%H:%M:%S')} {time.time() - start:7.2f} s  {text}", flush=True)
+from clock_trace import clock_trace  # noqa: E402
 
 
 def heat(kernel, n, seconds):
@@ -33,14 +25,14 @@ def tflops(kernel, n):
     return 2 * n**3 / (ms * 1e9)
 
 
-for n in (8192, 4096):
-    for before, label in ((None, "rested 5 s"), ("cublas_tf32", "after 5 s of cublas_tf32"),
-                          ("best", "after 5 s of best (fp32)"), ("wgmma_3xtf32", "after 5 s of itself")):
-        if before is None:
-            time.sleep(5)
-        else:
-            heat(before, n, 5)
-        log(f"{n}^3 wgmma_3xtf32 {tflops('wgmma_3xtf32', n):6.1f} TFLOPS, {label}")
-    time.sleep(5)
-    log(f"{n}^3 cublas_tf32 {tflops('cublas_tf32', n):6.1f} TFLOPS, rested 5 s")
-sampler.terminate()
+with clock_trace(Path(sys.argv[1]) / "clocks.csv") as log:
+    for n in (8192, 4096):
+        for before, label in ((None, "rested 5 s"), ("cublas_tf32", "after 5 s of cublas_tf32"),
+                              ("best", "after 5 s of best (fp32)"), ("wgmma_3xtf32", "after 5 s of itself")):
+            if before is None:
+                time.sleep(5)
+            else:
+                heat(before, n, 5)
+            log(f"{n}^3 wgmma_3xtf32 {tflops('wgmma_3xtf32', n):6.1f} TFLOPS, {label}")
+        time.sleep(5)
+        log(f"{n}^3 cublas_tf32 {tflops('cublas_tf32', n):6.1f} TFLOPS, rested 5 s")

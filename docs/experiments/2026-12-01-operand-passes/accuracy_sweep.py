@@ -7,31 +7,12 @@
 import sys
 from pathlib import Path
 
-import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-import matmul_opt  # noqa: E402
-from matmul_opt.accuracy import error_scale, relative_error  # noqa: E402
+ROOT = Path(__file__).resolve().parents[3]
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+from fp32_accuracy import log_uniform, sweep_row, uniform  # noqa: E402
 
 label = sys.argv[1]
-
-
-def uniform(rng, shape):
-    return rng.uniform(-1, 1, shape).astype(np.float32)
-
-
-def log_uniform(rng, shape):
-    return (np.exp2(rng.uniform(-40, 40, shape)) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
-
-
 for draw, mn in ((uniform, 256), (uniform, 512), (log_uniform, 512)):
     for seed in (1, 2):
-        rng = np.random.default_rng(seed)
-        cells = []
-        for K in (256, 1024, 4096, 16384, 65536):
-            A, B = draw(rng, (mn, K)), draw(rng, (K, mn))
-            ref, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
-            ours = relative_error(matmul_opt.run("wgmma_3xtf32", A, B), ref, scale)
-            theirs = relative_error(matmul_opt.run("cublas", A, B), ref, scale)
-            cells.append(f"K={K} {ours:.2e}/{theirs:.2e} ({ours / theirs:.2f}x)")
-        print(f"{label:<10} {draw.__name__:<11} {mn} seed {seed}: " + "  ".join(cells), flush=True)
+        print(f"{label:<10} " + sweep_row("wgmma_3xtf32", draw, mn, seed, (256, 1024, 4096, 16384, 65536)),
+              flush=True)

@@ -20,30 +20,15 @@ SHAPES = [(512,) * 3, (1024,) * 3, (2048,) * 3, (3072,) * 3, (1025, 1023, 1021),
 
 
 def child(label, accuracy):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-    import numpy as np
-
+    root = Path(__file__).resolve().parents[3]
+    sys.path[:0] = [str(root), str(root / "scripts")]
     import matmul_opt
-    from matmul_opt.accuracy import error_scale, relative_error
-
-    def uniform(rng, shape):
-        return rng.uniform(-1, 1, shape).astype(np.float32)
-
-    def log_uniform(rng, shape):
-        return (np.exp2(rng.uniform(-40, 40, shape)) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
+    from fp32_accuracy import log_uniform, sweep_row, uniform
 
     if accuracy:
         for draw, mn, seeds in ((uniform, 256, (1, 2, 3, 4)), (uniform, 512, (1, 2)), (log_uniform, 512, (1, 2))):
             for seed in seeds:
-                rng = np.random.default_rng(seed)
-                cells = []
-                for K in KS:
-                    A, B = draw(rng, (mn, K)), draw(rng, (K, mn))
-                    ref, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
-                    ours = relative_error(matmul_opt.run("wgmma_3xtf32", A, B), ref, scale)
-                    theirs = relative_error(matmul_opt.run("cublas", A, B), ref, scale)
-                    cells.append(f"K={K} {ours:.2e}/{theirs:.2e} ({ours / theirs:.2f}x)")
-                print(f"{label:<10} {draw.__name__:<11} {mn} seed {seed}: " + "  ".join(cells), flush=True)
+                print(f"{label:<10} " + sweep_row("wgmma_3xtf32", draw, mn, seed, KS), flush=True)
     for shape in SHAPES:
         time.sleep(0.5)
         ms = matmul_opt.benchmark("wgmma_3xtf32", *shape, warmup=5, repetitions=30).ms
