@@ -14,10 +14,11 @@
 // cores, rounded to nearest) while the next chunk's MMAs run. A pass of kPassKTiles K tiles is straight-line code that
 // ends with every MMA retired: ptxas serialises every wgmma (C7514) when one set is read while the other's MMAs run
 // across a loop's back edge.
-// The chunk is 16 of K below K = 4096 and 32 from there on. The error a chunk adds grows with its length, so the
-// short chunk is the more accurate, and it is what keeps a short product within SGEMM's error, which is smallest
-// there; but it doubles the total's adds, which cost speed on large products (measured; large products run at the
-// power limit). From K = 4096 on, SGEMM's own error has grown past the long chunk's.
+// The chunk is 8 of K below K = 1024, 16 below K = 4096 and 32 from there on. The error a chunk adds grows with its
+// length, so a short chunk is the more accurate, and it is what keeps a short product within SGEMM's error, which is
+// smallest there; but each halving doubles the total's adds, which cost speed (measured: 8 against 16 is 5 to 11%
+// slower at K = 512 to 2048; large products run at the power limit). SGEMM's own error grows with K past 16's at
+// K = 1024 and past 32's at K = 4096 (docs/experiments/2026-12-01-promote8.md).
 //
 // Changes vs wgmma_tf32: three MMAs per step instead of one; A split and read from shared memory instead of rounded
 // in registers (two split register sets would not fit beside three accumulator sets); B split into two copies instead
@@ -46,7 +47,8 @@
 //
 // Tile: 128 x 128 x 32, 3 stages of 64 KiB (four 16 KiB tiles), 384 threads (one producer warpgroup, of which one
 // thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232), one block per SM; promotion every
-// 16 or 32 of K (kShortPromoteK, kLongPromoteK: half a K tile or one), passes of kPassKTiles = 4 K tiles.
+// 8, 16 or 32 of K (kShortPromoteK, kMiddlePromoteK, kLongPromoteK: a k8 step, half a K tile or one), passes of
+// kPassKTiles = 4 K tiles.
 #include <type_traits>
 
 #include "core/copy/bulk_tensor.cuh"
@@ -68,15 +70,17 @@ namespace {
 
 constexpr int kBM = 128, kBN = 128, kBK = 32, kStages = 3;
 // K per promotion chunk (a multiple of 8 dividing kBK, or a multiple of kBK): the short chunk where K is below
-// kLongK, the long one from there on (see the header).
-constexpr int kShortPromoteK = 16, kLongPromoteK = 32, kLongK = 4096;
+// kMiddleK, the middle one below kLongK, the long one from there on (see the header).
+constexpr int kShortPromoteK = 8, kMiddlePromoteK = 16, kLongPromoteK = 32;
+constexpr int64_t kMiddleK = 1024, kLongK = 4096;
 // K tiles per pass of the main loop, straight-line code that ends with every MMA retired: ptxas serialises every
 // wgmma (C7514) when one set's accumulators are read while the other's MMAs run across a loop's back edge.
 constexpr int kPassKTiles = 4;
 template <int kPromoteK>
 constexpr bool whole_chunks = kPromoteK % 8 == 0 && (kBK % kPromoteK == 0 || kPromoteK % kBK == 0) &&
                               kPassKTiles * kBK % kPromoteK == 0;  // chunks of whole k8 steps, whole chunks per pass
-static_assert(whole_chunks<kShortPromoteK> && whole_chunks<kLongPromoteK>, "promotion intervals");
+static_assert(whole_chunks<kShortPromoteK> && whole_chunks<kMiddlePromoteK> && whole_chunks<kLongPromoteK>,
+              "promotion intervals");
 constexpr int kConsumers = 2;      // warpgroups, 64 rows of the tile each
 constexpr int kThreads = 128 * (kConsumers + 1);  // and one producer warpgroup, of which one thread works
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
@@ -328,7 +332,8 @@ mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::sm_count(&sms));
     const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
     const int splits = gemm::choose_splits(tiles, g.K, sms, 1);
-    MM_TRY(g.K < kLongK ? launch_product<kShortPromoteK>(k, splits, stream)
-                        : launch_product<kLongPromoteK>(k, splits, stream));
+    MM_TRY(g.K < kMiddleK ? launch_product<kShortPromoteK>(k, splits, stream)
+           : g.K < kLongK ? launch_product<kMiddlePromoteK>(k, splits, stream)
+                          : launch_product<kLongPromoteK>(k, splits, stream));
     return gemm::launch_nonfinite_fixup(g, a_row_flags, b_column_flags, stream);
 }
