@@ -1,6 +1,8 @@
 // What enqueueing one small kernel costs the host by each CUDA path: the runtime's launch, the driver's, and a
 // one-node CUDA graph (as it is, and with its kernel's parameters replaced before each launch, as a library call
-// with new pointers would need). The kernel takes a 120-byte parameter, about the size of the library's.
+// with new pointers would need); then the same with a marker after the kernel, as the library's tracked entry
+// records one: a launch and cudaEventRecord, against a two-node graph (kernel, event record) whose parameters and
+// event are replaced before each launch. The kernel takes a 120-byte parameter, about the size of the library's.
 //   nvcc -O2 -o launch_probe launch_probe.cu && ./launch_probe
 #include <chrono>
 #include <cstdio>
@@ -66,6 +68,17 @@ int main() {
     cudaGraphExec_t exec = nullptr;
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
 
+    constexpr int kMarkers = 64;  // markers in turn, as the library recycles finished ones
+    cudaEvent_t markers[kMarkers];
+    for (cudaEvent_t& marker : markers) CHECK(cudaEventCreateWithFlags(&marker, cudaEventDisableTiming));
+    cudaGraph_t marked = nullptr;
+    CHECK(cudaGraphCreate(&marked, 0));
+    cudaGraphNode_t marked_kernel = nullptr, marked_record = nullptr;
+    CHECK(cudaGraphAddKernelNode(&marked_kernel, marked, nullptr, 0, &node_params));
+    CHECK(cudaGraphAddEventRecordNode(&marked_record, marked, &marked_kernel, 1, markers[0]));
+    cudaGraphExec_t marked_exec = nullptr;
+    CHECK(cudaGraphInstantiate(&marked_exec, marked, 0));
+
     for (int round = 0; round < 3; ++round) {
         const double chevron = us_per_call([&](int i) { params.pad[1] = i; touch<<<1, 128, 0, stream>>>(params); }, stream);
         const double runtime = us_per_call([&](int i) {
@@ -82,8 +95,21 @@ int main() {
             cudaGraphExecKernelNodeSetParams(exec, node, &node_params);
             cudaGraphLaunch(exec, stream);
         }, stream);
+        const double launch_marked = us_per_call([&](int i) {
+            params.pad[1] = i;
+            touch<<<1, 128, 0, stream>>>(params);
+            cudaEventRecord(markers[i % kMarkers], stream);
+        }, stream);
+        const double graph_marked = us_per_call([&](int i) {
+            params.pad[1] = i;
+            cudaGraphExecKernelNodeSetParams(marked_exec, marked_kernel, &node_params);
+            cudaGraphExecEventRecordNodeSetEvent(marked_exec, marked_record, markers[i % kMarkers]);
+            cudaGraphLaunch(marked_exec, stream);
+        }, stream);
         printf("round %d, us per enqueue: <<<>>> %.2f  cudaLaunchKernel %.2f  cuLaunchKernel %.2f  graph %.2f  "
-               "graph with new parameters %.2f\n", round, chevron, runtime, driver, graph_as_is, graph_new_params);
+               "graph with new parameters %.2f  |  <<<>>> + cudaEventRecord %.2f  graph with new parameters and "
+               "marker %.2f\n", round, chevron, runtime, driver, graph_as_is, graph_new_params, launch_marked,
+               graph_marked);
     }
     CHECK(cudaStreamSynchronize(stream));
     CHECK(cudaGetLastError());
