@@ -98,9 +98,10 @@ MM_API mm_status mm_host_free(void* p);
  * op(A) is M x K: A is stored row-major M x K (lda >= K) for MM_OP_N, K x M (lda >= M) for MM_OP_T; op(B) is K x N
  * likewise; C is M x N (ldc >= N). beta = 0 ignores what C held (NaN included); K = 0 or alpha = 0 gives beta·C.
  * The three matrices must lie on one GPU, which becomes current for the call (and is restored after it), and
- * `stream`, unless a default stream, must be a stream of that GPU; C may not overlap A or B. Everything is checked before anything is enqueued. A kernel whose mm_kernel_native_ops has
- * the call's op combination (best and cublas have all four) reads the operands as stored; for any other an
- * op = T operand is first rearranged into a row-major copy on the GPU.
+ * `stream`, unless a default stream, must be a stream of that GPU; C may not overlap A or B. Everything is checked
+ * before anything is enqueued. A kernel whose mm_kernel_native_ops has the call's op combination (best and cublas
+ * have all four) reads the operands as stored; for any other an op = T operand is first rearranged into a row-major
+ * copy on the GPU.
  * Alpha and beta other than 1 and 0 are applied by a pass over C after the product went to a workspace (cuBLAS
  * included). The copies and the workspace are stream-ordered. */
 MM_API mm_status mm_gemm_async(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,

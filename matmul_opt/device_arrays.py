@@ -5,14 +5,15 @@ itself, or by mm_gemm_check first when other producers' streams must be made to 
 nothing but the contiguous copies of operands with other strides (and, for DLPack operands, what their producers
 order before the chosen stream as they export).
 The product is enqueued with mm_gemm_async_tracked on one stream and returned without waiting: the stream given as
-`stream=`, else the producer's (CAI v3's `stream`, PyTorch's current stream), else the calling thread's default
-stream (the legacy one when an operand comes through DLPack alone); every other producer stream is made to wait first, on the GPU. The result is an array of the first
-operand's own library (CuPy, PyTorch, Numba), allocated through it, unless `out=` is given. Transposed views run
-as op = T with no copy; other strides are made contiguous by the producer's library, on the GPU. The operands (and
-the result) are kept referenced until a later call's report says the work finished (the library tracks a marker
-after each product), so deleting them right after the call is safe; consumed DLPack exports go back to their
-producers then, or at once when the call is refused. The common call on PyTorch or CuPy arrays takes a short path
-(plain_gemm) with the same outcome.
+`stream=`, else the producer's (CAI v3's `stream`, PyTorch's and CuPy's current stream of the operands' GPU), else
+the calling thread's default stream (the legacy one when an operand comes through DLPack alone); every other
+producer stream is made to wait first, on the GPU. The result is an array of the first operand's own library
+(CuPy, PyTorch, Numba), allocated through it, unless `out=` is given. Transposed views run as op = T with no copy;
+other strides are made contiguous by the producer's library, on the GPU. The operands (and the result) are kept
+referenced until a later call's report says the work finished (the library tracks a marker after each product), so
+deleting them right after the call is safe; consumed DLPack exports go back to their producers then, or at once
+when the call is refused. The common call on PyTorch or CuPy arrays takes a short path (plain_gemm) with the same
+outcome.
 Nothing here imports CuPy or PyTorch: a library is used only through the arrays it produced.
 """
 from __future__ import annotations

@@ -295,8 +295,9 @@ def test_operands_on_different_gpus_are_refused_before_the_gpu_is_touched():
         "from test_cpu_device_arrays import install_fake_torch\n"
         "torch = install_fake_torch()\n"
         "on_0, on_1 = torch.Tensor((4, 3), device=0), torch.Tensor((3, 5), device=1)\n"
+        "also_on_1, out_on_0 = torch.Tensor((4, 3), device=1), torch.Tensor((4, 5))\n"
         "for call in (lambda: matmul_opt.run('naive', on_0, on_1),\n"
-        "             lambda: matmul_opt.run('naive', torch.Tensor((4, 3), device=1), on_1, out=torch.Tensor((4, 5)))):\n"
+        "             lambda: matmul_opt.run('naive', also_on_1, on_1, out=out_on_0)):\n"
         "    try:\n"
         "        call()\n"
         "    except ValueError as exc:\n"
@@ -319,8 +320,8 @@ def test_cupy_streams_are_asked_of_the_operands_gpu():
         return types.SimpleNamespace(ptr=7)
 
     for get in (per_device, single):
-        cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(get_current_stream=get, runtime=None))
-        cupy.cuda.runtime = types.SimpleNamespace(getDevice=lambda: 0)
+        runtime = types.SimpleNamespace(getDevice=lambda: 0)
+        cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(get_current_stream=get, runtime=runtime))
         adapter = device_arrays._CupyArrays(cupy)
         asked.clear()
         assert adapter.stream(1) == (101 if get is per_device else 7)

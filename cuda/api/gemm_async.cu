@@ -70,8 +70,9 @@ mm_status stream_on_device(cudaStream_t stream, int device) {
     int stream_device = 0;
     MM_TRY(mm_check_cuda(cudaStreamGetDevice(stream, &stream_device), "cudaStreamGetDevice"));
     if (stream_device != device)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "the stream belongs to GPU %d, the operands lie on GPU %d; pass a stream "
-                                                "of GPU %d, or none", stream_device, device, device);
+        return mm_fail(MM_ERR_INVALID_ARGUMENT,
+                       "the stream belongs to GPU %d, the operands lie on GPU %d; pass a stream of GPU %d, or none",
+                       stream_device, device, device);
     return MM_OK;
 }
 
