@@ -228,8 +228,8 @@ def install_fake_torch():
         def get_device(self):
             return self._device
 
-        def new_empty(self, shape):
-            return Tensor(shape, device=self._device)
+        def new_empty(self, *size):
+            return Tensor(size, device=self._device)
 
     Tensor.__module__ = "torch"
     torch.Tensor = Tensor

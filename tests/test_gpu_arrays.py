@@ -242,6 +242,26 @@ def test_eight_threads_with_their_own_streams():
     assert failures == []
 
 
+def test_products_on_more_streams_than_a_thread_keeps_graphs_for():
+    """Launches go through per-thread graphs, one per stream and kernel, a few kept (core/launch.h). Products on twelve
+    streams in turn, with two kernels, replace graphs whose launches still wait behind slow work and give queued
+    graphs new parameters; each product must read what its stream wrote just before it."""
+    streams = [torch.cuda.Stream() for _ in range(12)]
+    work = []
+    for turn in range(3):
+        for index, stream in enumerate(streams):
+            with torch.cuda.stream(stream):
+                if turn == 0:
+                    torch.cuda._sleep(2_000_000)  # the first turn's launches wait behind this
+                A, B = rand(96, 80), rand(80, 72)
+                A.mul_(1.5)  # written on this stream right before the product
+                kernel = ("best", "pipelined")[(index + turn) % 2]
+                work.append((kernel, A, B, matmul_opt.run(kernel, A, B)))
+    torch.cuda.synchronize()
+    for kernel, A, B, C in work:
+        assert_close(kernel, C, A, B)
+
+
 def test_refused_cases_then_a_correct_product():
     cupy = pytest.importorskip("cupy")
     A, B = rand(32, 32), rand(32, 32)

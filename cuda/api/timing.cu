@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/device_buffer.h"
+#include "core/launch.h"
 #include "api/validate.h"
 
 namespace {
@@ -23,8 +24,7 @@ __global__ void fill_uniform(float* data, int64_t count, uint64_t seed) {
 
 mm_status random_matrix(DeviceBuffer& buffer, int64_t count, uint64_t seed, const char* what) {
     MM_TRY(buffer.allocate(sizeof(float) * std::max<int64_t>(count, 1), what));
-    fill_uniform<<<1024, 256, 0, kStream>>>(buffer.data(), count, seed);
-    return mm_check_launch("fill_uniform");
+    return gemm::launch(fill_uniform, 1024, 256, 0, kStream, "fill_uniform", buffer.data(), count, seed);
 }
 
 class EventPair {

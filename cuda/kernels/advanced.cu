@@ -13,6 +13,7 @@
 // Rows or leading dimensions that are not 16-byte aligned use the same kernel with scalar guarded loads
 // (kVector = false): the seed's version faulted with a misaligned address there.
 #include "core/copy/guarded_load.cuh"
+#include "core/launch.h"
 #include "core/problem.h"
 
 namespace {
@@ -101,8 +102,7 @@ mm_status launch_advanced(const GemmArgs& g, cudaStream_t stream) {
     static_assert(BK == 8 && BN == 128, "a_r/a_c and b_r/b_c are derived for BK = 8 and BN = 128");
     static_assert((2 * BM * (BK + 1) + 2 * BK * BN) * sizeof(float) <= 48 * 1024, "static smem is capped at 48 KB");
     const dim3 grid(tiles_of(g.N, BN), tiles_of(g.M, BM));
-    with_alignment(vector_aligned(g), [&](auto aligned) {
-        advanced_kernel<decltype(aligned)::value><<<grid, kThreads, 0, stream>>>(g);
+    return with_alignment(vector_aligned(g), [&](auto aligned) {
+        return gemm::launch(advanced_kernel<decltype(aligned)::value>, grid, kThreads, 0, stream, "advanced", g);
     });
-    return mm_check_launch("advanced");
 }

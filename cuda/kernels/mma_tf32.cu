@@ -30,6 +30,7 @@
 #include "core/copy/cp_async.cuh"
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
+#include "core/launch.h"
 #include "core/mma/tf32_mma_sync.cuh"
 #include "core/problem.h"
 #include "core/pipeline/cp_async_ring.cuh"
@@ -166,8 +167,7 @@ mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gem
     return with_alignment(rows16, [&](auto tag) {
         constexpr auto kernel = &mma_tf32_kernel<decltype(tag)::value>;
         MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute(mma_tf32)"));
-        kernel<<<grid, kThreads, kSmemBytes, stream>>>(g, out, ktiles_per_split);
-        return mm_check_launch("mma_tf32");
+        return gemm::launch(kernel, grid, kThreads, kSmemBytes, stream, "mma_tf32", g, out, ktiles_per_split);
     });
 }
 

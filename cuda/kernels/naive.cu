@@ -4,6 +4,7 @@
 // memory. Nothing is reused on chip, so every multiply-add loads 8 bytes (arithmetic intensity 0.25 FLOP/B,
 // served mostly by L1/L2). Threads of a warp share one row of A (broadcast) and read consecutive columns of B
 // (coalesced). Block: 32x32 threads, one 32x32 tile of C.
+#include "core/launch.h"
 #include "core/problem.h"
 
 namespace {
@@ -25,6 +26,6 @@ __global__ void __launch_bounds__(kTile * kTile) naive_kernel(GemmArgs g) {
 
 mm_status launch_naive(const GemmArgs& g, cudaStream_t stream) {
     static_assert(kTile * kTile <= 1024, "a block holds at most 1024 threads");
-    naive_kernel<<<dim3(tiles_of(g.N, kTile), tiles_of(g.M, kTile)), dim3(kTile, kTile), 0, stream>>>(g);
-    return mm_check_launch("naive");
+    return gemm::launch(naive_kernel, dim3(tiles_of(g.N, kTile), tiles_of(g.M, kTile)), dim3(kTile, kTile), 0, stream,
+                        "naive", g);
 }

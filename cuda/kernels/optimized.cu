@@ -7,6 +7,7 @@
 // fully unrolled. Changes vs naive: on-chip reuse through shared memory. Shared-memory instructions bound it:
 // per 32 FMAs a thread issues 32 scalar B loads and 8 float4 A loads (the A row is a warp-wide broadcast),
 // against 4 FMA issues per load issue on the SM. Tile: 32x32x32, 1024 threads, 8.8 KB of shared memory.
+#include "core/launch.h"
 #include "core/problem.h"
 
 namespace {
@@ -41,6 +42,6 @@ mm_status launch_optimized(const GemmArgs& g, cudaStream_t stream) {
     static_assert(kTile * kTile <= 1024, "a block holds at most 1024 threads");
     static_assert((kTile + kAPad) % 4 == 0, "A rows must stay 16-byte aligned for vector reads");
     static_assert(kTile * (2 * kTile + 1 + kAPad) * sizeof(float) <= 48 * 1024, "static shared memory is capped at 48 KB");
-    optimized_kernel<<<dim3(tiles_of(g.N, kTile), tiles_of(g.M, kTile)), dim3(kTile, kTile), 0, stream>>>(g);
-    return mm_check_launch("optimized");
+    return gemm::launch(optimized_kernel, dim3(tiles_of(g.N, kTile), tiles_of(g.M, kTile)), dim3(kTile, kTile), 0,
+                        stream, "optimized", g);
 }

@@ -24,6 +24,7 @@
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/copy/cp_async_tile.cuh"
+#include "core/launch.h"
 #include "core/mma/ffma_warp_tile.cuh"
 #include "core/pipeline/cp_async_ring.cuh"
 #include "core/schedule/raster.cuh"
@@ -128,8 +129,7 @@ mm_status launch_slices_as(const GemmArgs& g, int splits, int ktiles_per_split, 
     constexpr auto kernel = &pipelined_kernel<gemm::FfmaTileType<kTile>, OpA, OpB, kAligned>;
     MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute(pipelined)"));
     const dim3 grid(tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n), 1, unsigned(splits));
-    kernel<<<grid, kTile.threads(), kSmemBytes, stream>>>(g, ktiles_per_split, out);
-    return mm_check_launch("pipelined");
+    return gemm::launch(kernel, grid, kTile.threads(), kSmemBytes, stream, "pipelined", g, ktiles_per_split, out);
 }
 
 template <FfmaTile kTile>

@@ -30,6 +30,7 @@
 #include "core/device_buffer.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/epilogue/stream_k_fixup.cuh"
+#include "core/launch.h"
 #include "core/mainloop/ffma_bulk_tensor.cuh"
 #include "core/schedule/stream_k.cuh"
 #include "core/schedule/stream_k.h"
@@ -129,9 +130,8 @@ mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
             MM_TRY(mm_check_cuda(cudaMemsetAsync(flags, 0, size_t(s.sk_blocks) * sizeof(int), stream),
                                  "cudaMemsetAsync(stream-K flags)"));
         }
-        kernel<<<grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, s,
-                                                                                partials, flags);
-        return mm_check_launch("streamk");
+        return gemm::launch(kernel, grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream, "streamk", a_map,
+                            b_map, g.C, g.ldc, g.M, g.N, s, partials, flags);
     });
 }
 

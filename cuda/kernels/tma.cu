@@ -38,6 +38,7 @@
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/epilogue/staged_store.cuh"
+#include "core/launch.h"
 #include "core/mainloop/ffma_bulk_tensor.cuh"
 #include "core/schedule/raster.cuh"
 #include "kernels/pipelined.h"
@@ -101,8 +102,8 @@ mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
         CUtensorMap a_map, b_map;
         MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
         const unsigned grid = tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n);
-        kernel<<<grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream>>>(a_map, b_map, g.C, g.ldc, g.M, g.N, g.K);
-        return mm_check_launch("tma");
+        return gemm::launch(kernel, grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream, "tma", a_map, b_map,
+                            g.C, g.ldc, g.M, g.N, g.K);
     });
 }
 

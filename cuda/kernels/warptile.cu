@@ -27,6 +27,7 @@
 // (one sector) per row. B: thread loads row w + 8j, columns 4l..4l+3 (a warp reads 512 contiguous bytes).
 #include "core/copy/guarded_load.cuh"
 #include "core/epilogue/direct_store.cuh"
+#include "core/launch.h"
 #include "core/mma/ffma_warp_tile.cuh"
 #include "core/schedule/raster.cuh"
 
@@ -137,8 +138,7 @@ mm_status launch_warptile(const GemmArgs& g, cudaStream_t stream) {
     static_assert(sizeof(float) * 2 * kBK * (kSA + kSB) <= 48 * 1024, "static shared memory is capped at 48 KB");
     static_assert(kBM % 4 == 0 && kBN % 4 == 0 && kBK % 4 == 0, "float4 staging");
     const unsigned blocks = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    with_alignment(vector_aligned(g), [&](auto aligned) {
-        warptile_kernel<decltype(aligned)::value><<<blocks, kThreads, 0, stream>>>(g);
+    return with_alignment(vector_aligned(g), [&](auto aligned) {
+        return gemm::launch(warptile_kernel<decltype(aligned)::value>, blocks, kThreads, 0, stream, "warptile", g);
     });
-    return mm_check_launch("warptile");
 }

@@ -58,6 +58,7 @@
 #include "core/device_buffer.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/epilogue/nonfinite_fixup.h"
+#include "core/launch.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
@@ -266,8 +267,7 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
     small.A = small_part(g.A, g.M, g.lda);
     small.B = small_part(g.B, g.N, g.ldb);
     MM_TRY(gemm::encode_operand_maps(small, tile.m, tile.n, tile.k, &maps.part[kASmall], &maps.part[kBSmall]));
-    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(maps, out, pieces, s);
-    return mm_check_launch("wgmma_3xtf32");
+    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_3xtf32", maps, out, pieces, s);
 }
 
 // The kernel over K slices (a gemm::SliceLauncher).

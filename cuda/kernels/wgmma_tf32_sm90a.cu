@@ -49,6 +49,7 @@
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/device_buffer.h"
+#include "core/launch.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
 #include "core/problem.h"
@@ -229,8 +230,7 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
     } else {
         MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
     }
-    kernel<<<blocks, kThreads, kSmemBytes, stream>>>(a_map, b_map, out, s);
-    return mm_check_launch("wgmma_tf32");
+    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, s);
 }
 
 // The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.

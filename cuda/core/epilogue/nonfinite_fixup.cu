@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/launch.h"
+
 namespace gemm {
 
 namespace {
@@ -39,9 +41,8 @@ __global__ void __launch_bounds__(kThreads)
 mm_status launch_nonfinite_fixup(const GemmArgs& g, const int* row_flags, const int* column_flags,
                                  cudaStream_t stream) {
     const int64_t lines = int64_t(g.M) + g.N;
-    nonfinite_fixup_kernel<<<unsigned(std::min<int64_t>(lines, kMaxBlocks)), kThreads, 0, stream>>>(g, row_flags,
-                                                                                                 column_flags);
-    return mm_check_launch("the non-finite fix-up");
+    return gemm::launch(nonfinite_fixup_kernel, unsigned(std::min<int64_t>(lines, kMaxBlocks)), kThreads, 0, stream,
+                        "the non-finite fix-up", g, row_flags, column_flags);
 }
 
 }  // namespace gemm

@@ -7,6 +7,7 @@
 #include "core/copy/guarded_load.cuh"
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
+#include "core/launch.h"
 
 namespace gemm {
 
@@ -47,10 +48,10 @@ mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int 
     const int64_t total = int64_t(g.M) * ((int64_t(g.N) - 1) / 4 + 1);
     const int64_t want = (total - 1) / kReduceThreads + 1;
     const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
-    with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
-        split_k_reduce_kernel<decltype(aligned)::value><<<blocks, kReduceThreads, 0, stream>>>(ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
+    return with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
+        return gemm::launch(split_k_reduce_kernel<decltype(aligned)::value>, blocks, kReduceThreads, 0, stream,
+                            "split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
     });
-    return mm_check_launch("split-K reduction");
 }
 
 }  // namespace gemm

@@ -3,6 +3,7 @@
 #include "core/epilogue/tail_reduce.h"
 
 #include "core/epilogue/direct_store.cuh"
+#include "core/launch.h"
 
 namespace gemm {
 
@@ -39,10 +40,10 @@ __global__ void __launch_bounds__(kReduceThreads)
 mm_status launch_tail_reduce(const float* pieces, const PersistentSchedule& s, int bm, int bn, float* C, int64_t ldc,
                              cudaStream_t stream) {
     const dim3 grid(unsigned((bm * bn / 4 - 1) / kReduceThreads + 1), unsigned(s.tail_tiles()));
-    with_alignment(rows_aligned16(C, ldc), [&](auto aligned) {
-        tail_reduce_kernel<decltype(aligned)::value><<<grid, kReduceThreads, 0, stream>>>(pieces, s, bm, bn, C, ldc);
+    return with_alignment(rows_aligned16(C, ldc), [&](auto aligned) {
+        return gemm::launch(tail_reduce_kernel<decltype(aligned)::value>, grid, kReduceThreads, 0, stream,
+                            "tail reduction", pieces, s, bm, bn, C, ldc);
     });
-    return mm_check_launch("tail reduction");
 }
 
 }  // namespace gemm

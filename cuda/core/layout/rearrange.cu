@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/launch.h"
 #include "core/mma/tf32_mma_sync.cuh"
 
 namespace gemm {
@@ -125,15 +126,14 @@ mm_status launch_gather_of(const float* src, int64_t rows, int64_t cols, int64_t
     if (rows == 0 || cols == 0) return MM_OK;
     if (column_stride == 1 && rows_aligned16(src, row_stride) && rows_aligned16(dst, ld_dst) &&
         (dst2 == nullptr || rows_aligned16(dst2, ld_dst))) {
-        rows_kernel<kValues><<<unsigned(std::min<int64_t>(rows, 65535)), kRowThreads, 0, stream>>>(
-            src, rows, cols, row_stride, dst, dst2, row_flags, ld_dst);
-        return mm_check_launch("rearranging an operand");
+        return gemm::launch(rows_kernel<kValues>, unsigned(std::min<int64_t>(rows, 65535)), kRowThreads, 0, stream,
+                            "rearranging an operand", src, rows, cols, row_stride, dst, dst2, row_flags, ld_dst);
     }
     const bool read_by_column = row_stride == 1 && column_stride != 1;
     const int64_t tiles = (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
-    gather_kernel<kValues><<<unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass), 0, stream>>>(
-        src, rows, cols, row_stride, column_stride, read_by_column, dst, dst2, row_flags, ld_dst);
-    return mm_check_launch("rearranging an operand");
+    return gemm::launch(gather_kernel<kValues>, unsigned(std::min<int64_t>(tiles, 65535)), dim3(kTile, kRowsPerPass),
+                        0, stream, "rearranging an operand", src, rows, cols, row_stride, column_stride,
+                        read_by_column, dst, dst2, row_flags, ld_dst);
 }
 
 }  // namespace
@@ -173,8 +173,8 @@ mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta,
                            int64_t cols, cudaStream_t stream) {
     if (rows == 0 || cols == 0) return MM_OK;
     const int64_t blocks = std::min<int64_t>((rows * cols + kScaleThreads - 1) / kScaleThreads, 4096);
-    scale_add_kernel<<<unsigned(blocks), kScaleThreads, 0, stream>>>(P, ldp, alpha, beta, C, ldc, rows, cols);
-    return mm_check_launch("applying alpha and beta");
+    return gemm::launch(scale_add_kernel, unsigned(blocks), kScaleThreads, 0, stream, "applying alpha and beta", P,
+                        ldp, alpha, beta, C, ldc, rows, cols);
 }
 
 }  // namespace gemm

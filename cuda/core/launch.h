@@ -1,0 +1,53 @@
+// Kernel launches (host only): every launcher enqueues its kernels through gemm::launch, which launches directly
+// or, inside a GraphLaunches scope, through a one-node CUDA graph kept per thread, GPU, stream and kernel.
+//
+// Why graphs: on the H200 machines a `<<<>>>` launch costs the host 3.7 to 4.8 us, and a launch of an instantiated
+// graph whose kernel node takes new parameters 2.0 to 3.1 us (docs/experiments/2026-12-01-launch-paths.md). For a
+// small product on GPU arrays the launch is the largest part of the call. The entries that enqueue products for
+// callers (mm_gemm_async and its wrappers) open the scope; benchmark() does not, so kernel timings stay those of
+// direct launches.
+//
+// A graph's node takes the kernel's grid, block, shared memory and arguments anew at every launch. Launches of one
+// executable graph run one after another whatever their streams, so each stream gets its own. A stream being
+// captured, or any failure of the graph path, falls back to the direct launch, which then reports what it finds.
+#pragma once
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "core/status.h"
+
+namespace gemm {
+
+// Launches inside the scope (on the constructing thread) go through graphs; scopes nest.
+class GraphLaunches {
+  public:
+    GraphLaunches();
+    ~GraphLaunches();
+    GraphLaunches(const GraphLaunches&) = delete;
+    GraphLaunches& operator=(const GraphLaunches&) = delete;
+};
+
+// Enqueues `kernel` with the argument array `args` (one pointer per parameter) on `stream` of the current GPU, and
+// names `what` in the error it returns.
+mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream, void** args,
+                      const char* what);
+
+// Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...), the arguments converted to the kernel's parameter
+// types, and names `what` in the error it returns.
+template <typename... Params, typename... Args>
+mm_status launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
+                 const char* what, Args&&... args) {
+    static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
+    static_assert(sizeof...(Params) > 0, "kernels here take arguments");
+    std::tuple<std::remove_cvref_t<Params>...> values(std::forward<Args>(args)...);
+    return std::apply(
+        [&](auto&... value) {
+            void* pointers[] = {static_cast<void*>(&value)...};
+            return launch_with(reinterpret_cast<const void*>(kernel), grid, block, smem_bytes, stream, pointers, what);
+        },
+        values);
+}
+
+}  // namespace gemm
