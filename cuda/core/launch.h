@@ -1,11 +1,11 @@
 // Kernel launches (host only): every launcher enqueues its kernels through gemm::launch, which launches directly
 // or, inside a GraphLaunches scope, through a one-node CUDA graph kept per thread, GPU, stream and kernel.
 //
-// Why graphs: on the H200 machines a `<<<>>>` launch costs the host 3.7 to 4.8 us, and a launch of an instantiated
-// graph whose kernel node takes new parameters 2.0 to 3.1 us (docs/experiments/2026-12-01-launch-paths.md). For a
-// small product on GPU arrays the launch is the largest part of the call. The entries that enqueue products for
-// callers (mm_gemm_async and its wrappers) open the scope; benchmark() does not, so kernel timings stay those of
-// direct launches.
+// Why graphs: launching an instantiated graph whose kernel node takes new parameters costs the host less than a
+// `<<<>>>` launch (docs/experiments/2026-12-01-launch-paths.md), and for a small product on GPU arrays the launch is
+// the largest part of the call (docs/experiments/2026-12-01-call-floor.md). The entries that enqueue products for
+// callers (mm_gemm_async and its wrappers, the host path) open the scope; benchmark() does not, so kernel timings
+// stay those of direct launches.
 //
 // A graph's node takes the kernel's grid, block, shared memory and arguments anew at every launch. Launches of one
 // executable graph run one after another whatever their streams, so each stream gets its own. A stream being
