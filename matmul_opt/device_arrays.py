@@ -372,8 +372,10 @@ class _TorchArrays:
     def allocate(self, x, rows: int, cols: int, device: int):
         """A new float32 rows x cols tensor on GPU `device`, which is x's (every operand of a call lies on one GPU),
         and its pointer."""
-        result = x.new_empty(rows, cols)  # on x's GPU, of x's dtype: float32; PyTorch parses two ints faster than a
-        return result, result.data_ptr()  # tuple (docs/experiments/2026-12-01-call-floor.md)
+        # On x's GPU, of x's dtype (float32). Two ints, not a tuple: PyTorch parses them faster
+        # (docs/experiments/2026-12-01-call-floor.md).
+        result = x.new_empty(rows, cols)
+        return result, result.data_ptr()
 
 
 class _CupyArrays:

@@ -78,10 +78,10 @@ def format_accuracy(errors: dict[str, dict[int, float]], baseline: str = "cublas
 
 
 # The GPU's power state carries over from one timing to the next: right after seconds of tensor-core work, a
-# power-limited kernel measures up to a sixth slower, and a quarter second of rest undoes it at 4096³ (measured:
-# docs/experiments/2026-12-01-report-rest.md). So every timing starts after a rest, which makes each figure
-# independent of the order the kernels run in, and the sustained table times kernels after seconds of back-to-back
-# launches of themselves, which is what a long run of large products sees.
+# power-limited kernel measures slower, and a short rest undoes it (docs/experiments/2026-12-01-report-rest.md). So
+# every timing starts after a rest, which makes each figure independent of the order the kernels run in, and the
+# sustained table times kernels after seconds of back-to-back launches of themselves, which is what a long run of
+# large products sees.
 DEFAULT_REST_S = 0.5
 DEFAULT_SUSTAINED_S = 3.0
 

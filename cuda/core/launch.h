@@ -3,9 +3,9 @@
 //
 // Why graphs: launching an instantiated graph whose kernel node takes new parameters costs the host less than a
 // `<<<>>>` launch (docs/experiments/2026-12-01-launch-paths.md), and for a small product on GPU arrays the launch is
-// the largest part of the call (docs/experiments/2026-12-01-call-floor.md). The entries that enqueue products for
-// callers (mm_gemm_async and its wrappers, the host path) open the scope; benchmark() does not, so kernel timings
-// stay those of direct launches.
+// the largest part of the C entry, itself the largest part of the call (docs/experiments/2026-12-01-call-floor.md).
+// The entries that enqueue products for callers (mm_gemm_async and its wrappers, the host path) open the scope;
+// benchmark() does not, so kernel timings stay those of direct launches.
 //
 // A graph's node takes the kernel's grid, block, shared memory and arguments anew at every launch. Launches of one
 // executable graph run one after another whatever their streams, so each stream gets its own. A stream being

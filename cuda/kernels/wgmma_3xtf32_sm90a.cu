@@ -16,9 +16,9 @@
 // across a loop's back edge.
 // The chunk is 8 of K below K = 1024, 16 below K = 4096 and 32 from there on. The error a chunk adds grows with its
 // length, so a short chunk is the more accurate, and it is what keeps a short product within SGEMM's error, which is
-// smallest there; but each halving doubles the total's adds, which cost speed (measured: 8 against 16 is 2 to 6%
-// slower at K = 512 to 1024 and 5 to 11% at K = 2048 to 3072; large products run at the power limit). SGEMM's own error grows with K past 16's at
-// K = 1024 and past 32's at K = 4096 (docs/experiments/2026-12-01-promote8.md).
+// smallest there; but each halving doubles the total's adds, which cost speed, more so as K grows (large products
+// run at the power limit). SGEMM's own error grows with K past 16's at K = 1024 and past 32's at K = 4096; both the
+// speed and the errors are measured in docs/experiments/2026-12-01-promote8.md.
 //
 // Changes vs wgmma_tf32: three MMAs per step instead of one; A split and read from shared memory instead of rounded
 // in registers (two split register sets would not fit beside three accumulator sets); B split into two copies instead

@@ -48,8 +48,9 @@ def cases(name):
         a, b = (cupy.asarray(x) for x in host)
         synchronize, allocate = cupy.cuda.runtime.deviceSynchronize, lambda: cupy.ndarray((N, N), np.float32)
     adapter = device_arrays._adapter_of(type(a))
+    pointer_of = (lambda x: x.data_ptr()) if name == "torch" else (lambda x: x.data.ptr)
     preallocated = allocate()
-    pointer = preallocated.data_ptr() if name == "torch" else preallocated.data.ptr
+    pointer = pointer_of(preallocated)
     call, address = _library.thread_call()
 
     def without_entry():
@@ -68,9 +69,8 @@ def cases(name):
             del adapter.allocate
 
     def entry_alone():
-        _library.pack_tracked(call, 0, _library.kernel_name_addresses()["best"], 0, 0, N, N, N, 1.0, a.data_ptr()
-                              if name == "torch" else a.data.ptr, N, b.data_ptr() if name == "torch" else b.data.ptr,
-                              N, 0.0, pointer, N, adapter.stream(0))
+        _library.pack_tracked(call, 0, _library.kernel_name_addresses()["best"], 0, 0, N, N, N, 1.0, pointer_of(a), N,
+                              pointer_of(b), N, 0.0, pointer, N, adapter.stream(0))
         return per_call(lambda: tracked_entry(address), synchronize)
 
     return {
