@@ -191,11 +191,16 @@ MM_API mm_status mm_marker_finished(void* marker, int* finished);
 MM_API mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int64_t K, int warmup, int repetitions,
                               double* median_ms);
 
+/* The read bandwidth of device memory in GB/s (1e9 bytes per second): a sum over `bytes` of random floats on the
+ * current GPU, timed with CUDA events, the median of `repetitions` after a warm-up read. Roofline floors divide the
+ * bytes a product must move by it. */
+MM_API mm_status mm_benchmark_read_bandwidth(uint64_t bytes, int repetitions, double* gb_per_s);
+
 MM_API mm_status mm_device_info_get(mm_device_info* info);
 
 /* Tuning hooks of the `best` kernel (used by `python -m matmul_opt.tune`, which regenerates
  * cuda/kernels/best_table.h): its tile configurations, and a process-wide override of its choice
- * (config -1 restores the heuristic). */
+ * (config -1 restores the heuristic; splits 0 takes as many K slices as best's split-K rule would). */
 MM_API int mm_best_config_count(void);
 MM_API mm_status mm_best_config_name(int config, const char** name);
 MM_API mm_status mm_best_force(int config, int splits);

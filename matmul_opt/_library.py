@@ -135,6 +135,7 @@ _SIGNATURES = {
     "mm_matmul_host": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
     "mm_matmul_device": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr, _i64]),
     "mm_benchmark": (_status, [ctypes.c_char_p, _i64, _i64, _i64, _int, _int, ctypes.POINTER(ctypes.c_double)]),
+    "mm_benchmark_read_bandwidth": (_status, [ctypes.c_uint64, _int, ctypes.POINTER(ctypes.c_double)]),
     "mm_device_info_get": (_status, [ctypes.POINTER(DeviceInfoStruct)]),
     "mm_gemm_host": (_status, [ctypes.c_char_p, _int, _int, _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
                                ctypes.c_float, _fptr, _i64]),

@@ -1,4 +1,4 @@
-"""The public functions: run, kernels, benchmark, device_info (tolerance comes from accuracy.py)."""
+"""The public functions: run, kernels, benchmark, benchmark_read_bandwidth, device_info (tolerance comes from accuracy.py)."""
 from __future__ import annotations
 
 import ctypes
@@ -247,6 +247,15 @@ def benchmark(kernel: str, M: int, N: int, K: int, warmup: int = 3, repetitions:
     ms = ctypes.c_double()
     check(library().mm_benchmark(kernel.encode(), M, N, K, warmup, repetitions, ctypes.byref(ms)))
     return BenchmarkResult(kernel, int(M), int(N), int(K), ms.value)
+
+
+def benchmark_read_bandwidth(bytes: int = 2**31, repetitions: int = 5) -> float:
+    """The device memory's read bandwidth in GB/s: a sum over `bytes` of device memory, median of CUDA-event timings."""
+    if not isinstance(bytes, (int, np.integer)) or bytes < 16 or not isinstance(repetitions, int) or repetitions < 1:
+        raise ValueError(f"need bytes >= 16 and repetitions >= 1, got {bytes!r} and {repetitions!r}")
+    gb_per_s = ctypes.c_double()
+    check(library().mm_benchmark_read_bandwidth(int(bytes), repetitions, ctypes.byref(gb_per_s)))
+    return gb_per_s.value
 
 
 def kernel_available(kernel: str) -> bool:

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from . import grid_report
 from ._library import MatmulError, NoDeviceError
 from .accuracy import error_scale, relative_error, tolerance
 from .api import benchmark, device_info, kernel_available, kernels, run
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
                              "(default none)")
     parser.add_argument("--sustained-seconds", type=float, default=DEFAULT_SUSTAINED_S,
                         help=f"warm-up of a sustained timing, in seconds (default {DEFAULT_SUSTAINED_S})")
+    parser.add_argument("--grid", nargs="*", metavar="KERNEL",
+                        help="also time the shape grid (matmul_opt/shape_grid.py) with these kernels beside cuBLAS "
+                             f"(default {' '.join(grid_report.DEFAULT_KERNELS)}), with each shape's roofline")
     parser.add_argument("--json", help="also write the measurements to this JSON file")
     args = parser.parse_args(argv)
     if args.rest < 0 or args.sustained_seconds < 0:
@@ -214,11 +218,20 @@ def main(argv: list[str] | None = None) -> int:
               "lose clock here")
         for line in format_sustained(sustained, rows):
             print(line)
+    grid = None
+    if args.grid is not None:
+        grid_kernels = list(dict.fromkeys((args.grid or list(grid_report.DEFAULT_KERNELS)) + [grid_report.BASELINE]))
+        missing = sorted(set(grid_kernels) - set(known))
+        if missing:
+            parser.error(f"unknown kernel(s) {', '.join(missing)} for --grid; valid kernels: {', '.join(known)}")
+        grid = grid_report.run([k for k in grid_kernels if k not in skipped], device.fp32_peak_gflops,
+                               args.repetitions, args.rest)
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"device": device.name, "errors": errors, "accuracy_over_k": accuracy, "rest_s": args.rest,
-                       "timings": rows, "sustained_seconds": args.sustained_seconds, "sustained": sustained},
+                       "timings": rows, "sustained_seconds": args.sustained_seconds, "sustained": sustained,
+                       "grid": grid},
                       handle, indent=1)
     arithmetic = {info.name: info.arithmetic for info in kernels()}
     failed = [n for n, e in errors.items() if not e <= tolerance(arithmetic[n], args.verify_size[2])]

@@ -1,15 +1,23 @@
-"""Regenerate the decision table of the `best` kernel (cuda/kernels/best_table.h) from measurements.
+"""Regenerate the decision tables of the `best` kernel (cuda/kernels/best_table.h) from measurements.
 
-    python3 -m matmul_opt.tune                          # measure, print the timings and the table
+    python3 -m matmul_opt.tune                          # measure, print the timings and the tables
     python3 -m matmul_opt.tune --write                  # also rewrite best_table.h (then rebuild)
     python3 -m matmul_opt.tune --json t.json            # keep the raw timings
-    python3 -m matmul_opt.tune --from-json t.json       # the table of saved timings, no GPU needed
+    python3 -m matmul_opt.tune --from-json t.json       # the tables of saved timings, no GPU needed
 
-For square products of growing size it times every tile configuration of `best` (forced through mm_best_force,
-no split-K) and keeps, per size, the fastest. `best` looks its configuration up by output elements per SM
-(M*N / SMs), so each size becomes a row whose bound lies halfway (geometrically) between the per-SM sizes where
-the winner changes. Rows name configurations by their names, so adding a configuration changes no other row.
---write works in a checkout of the repository only (an installed package has no sources to rewrite).
+best decides from features of the shape (cuda/kernels/best.cu says how); each feature has a sweep here, whose
+shapes are generated from the feature alone and are none of the shape grid's (matmul_opt.shape_grid), so the grid
+measures the choice on shapes nobody tuned to. Every configuration of best is timed at every shape of its sweep
+(forced through mm_best_force), and the fastest makes the row:
+- skinny: C of S rows (and of S columns) against 4096 x 4096, S from 1 to 16: the skinny kernel up to the
+  largest S below which it wins every shape (kSkinnyMaxSide);
+- panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
+  the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
+- short K: squares at K = 32, no split-K: a row per range of output elements per SM (kShortKRows);
+- squares: growing squares at K = min(size, 4096), no split-K: likewise (kRows). Each bound lies halfway
+  (geometrically) between the per-SM sizes where the winner changes.
+Rows name configurations by their names, so adding a configuration changes no other row. --write works in a
+checkout of the repository only (an installed package has no sources to rewrite).
 """
 from __future__ import annotations
 
@@ -25,6 +33,14 @@ from .api import benchmark, device_info
 
 TABLE = Path(__file__).resolve().parent.parent / "cuda" / "kernels" / "best_table.h"
 SIZES = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
+SHORT_K_SIZES = [1024, 2048, 3072, 4096, 6144, 8192]
+SHORT_K = 32
+SHORT_K_MAX = 128  # the short-K table applies up to this K (the shape grid's short-K class)
+SKINNY_SIDES = [1, 2, 4, 8, 12, 16]
+SKINNY_NAME = "skinny"
+PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
+AGAINST = 4096  # the large side and K of the skinny and panel sweeps
+AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
 
 
 def config_names() -> list[str]:
@@ -38,27 +54,45 @@ def config_names() -> list[str]:
     return names
 
 
-def measure(sizes, repetitions: int) -> list[dict]:
-    """[{M, N, K, ms: {configuration name: median ms}}] per size; K is capped at 4096."""
+def sweeps() -> list[tuple[str, int, int, int, int]]:
+    """(sweep, M, N, K, forced splits) of every shape the tuner times."""
+    shapes = [("squares", n, n, min(n, 4096), 1) for n in SIZES]
+    shapes += [("short_k", n, n, SHORT_K, 1) for n in SHORT_K_SIZES]
+    for side in SKINNY_SIDES:
+        shapes += [("skinny", side, AGAINST, AGAINST, AUTO_SPLITS), ("skinny", AGAINST, side, AGAINST, AUTO_SPLITS)]
+    for side in PANEL_SIDES:
+        shapes += [("panels", side, AGAINST, AGAINST, AUTO_SPLITS), ("panels", AGAINST, side, AGAINST, AUTO_SPLITS)]
+    return shapes
+
+
+def measure(repetitions: int) -> list[dict]:
+    """[{sweep, M, N, K, ms: {configuration name: median ms}}] per shape of the sweeps."""
     lib = library()
     names = config_names()
     rows = []
     try:
-        for size in sizes:
-            K = min(size, 4096)
+        for sweep, M, N, K, splits in sweeps():
             times = {}
             for config, name in enumerate(names):
-                check(lib.mm_best_force(config, 1))
-                times[name] = benchmark("best", size, size, K, warmup=2, repetitions=repetitions).ms
-            rows.append({"M": size, "N": size, "K": K, "ms": times})
+                if name == SKINNY_NAME and sweep != "skinny":
+                    continue  # the skinny kernel runs its fallback outside its sweep
+                print(f"  {sweep} {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
+                check(lib.mm_best_force(config, splits))
+                times[name] = benchmark("best", M, N, K, warmup=2, repetitions=repetitions).ms
+            rows.append({"sweep": sweep, "M": M, "N": N, "K": K, "ms": times})
     finally:
         check(lib.mm_best_force(-1, 1))
     return rows
 
 
+def fastest(row: dict) -> str:
+    return min(row["ms"], key=row["ms"].get)
+
+
 def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str, list[int]]]:
-    """[(max_mn_per_sm, configuration name, the sizes it won)], increasing, the last bound open (INT64_MAX)."""
-    winners = [(row["M"] * row["N"] / sms, min(row["ms"], key=row["ms"].get), row["M"]) for row in measurements]
+    """[(max_mn_per_sm, configuration name, the sizes it won)], increasing, the last bound open (INT64_MAX), from
+    measurements of squares (one sweep)."""
+    winners = [(row["M"] * row["N"] / sms, fastest(row), row["M"]) for row in measurements]
     rows: list[tuple[int | str, str, list[int]]] = []
     for (mn, config, size), following in zip(winners, winners[1:] + [None]):
         bound = "INT64_MAX" if following is None else int(math.sqrt(mn * following[0]))
@@ -69,10 +103,47 @@ def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str,
     return rows
 
 
-def render(rows: list[tuple[int | str, str, list[int]]]) -> str:
-    """The whole of best_table.h for these rows."""
-    body = "".join(f'    {{{bound}, "{config}"}},  // fastest at {", ".join(f"{s}^2" for s in sizes)}\n'
-                   for bound, config, sizes in rows)
+def skinny_max_side(measurements: list[dict]) -> int:
+    """The largest small side up to which the skinny kernel is the fastest at every shape of its sweep (0: none)."""
+    best = 0
+    for side in sorted({min(row["M"], row["N"]) for row in measurements}):
+        if not all(fastest(row) == SKINNY_NAME for row in measurements if min(row["M"], row["N"]) == side):
+            break
+        best = side
+    return best
+
+
+def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
+    """[(max_small_side, fastest with few rows, fastest with few columns)] per measured side, equal neighbours
+    merged into the larger bound."""
+    by_side: dict[int, dict[str, str]] = {}
+    for row in measurements:
+        few_rows = row["M"] <= row["N"]
+        by_side.setdefault(min(row["M"], row["N"]), {})["rows" if few_rows else "columns"] = fastest(row)
+    rows: list[tuple[int, str, str]] = []
+    for side in sorted(by_side):
+        entry = (side, by_side[side]["rows"], by_side[side]["columns"])
+        if rows and rows[-1][1:] == entry[1:]:
+            rows[-1] = entry
+        else:
+            rows.append(entry)
+    return rows
+
+
+def tables(measurements: list[dict], sms: int) -> dict:
+    """Every table of best_table.h from the sweeps' measurements."""
+    of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
+    return {"skinny_max_side": skinny_max_side(of("skinny")), "panels": panel_rows(of("panels")),
+            "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
+
+
+def render(t: dict) -> str:
+    """The whole of best_table.h for these tables."""
+    def rows_of(rows, what):
+        return "".join(f'    {{{bound}, "{config}"}},  // fastest at {", ".join(f"{s}^2" for s in sizes)}{what}\n'
+                       for bound, config, sizes in rows)
+
+    panels = "".join(f'    {{{side}, "{few_rows}", "{few_columns}"}},\n' for side, few_rows, few_columns in t["panels"])
     return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
 #pragma once
 
@@ -85,21 +156,43 @@ struct Row {{
     const char* config;     // the configuration's name
 }};
 
+struct PanelRow {{
+    int max_small_side;       // the row applies to C of up to this many rows or columns (past the previous row's)
+    const char* few_rows;     // the configuration for C of that many rows
+    const char* few_columns;  // and for C of that many columns
+}};
+
+// C with at most this many rows or columns: the skinny kernel (fastest at every small side up to it, against
+// {AGAINST} x {AGAINST}).
+inline constexpr int kSkinnyMaxSide = {t["skinny_max_side"]};
+
+// Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
+inline constexpr PanelRow kPanelRows[] = {{
+{panels}}};
+
+// K up to this: the short-K table (squares at K = {SHORT_K}).
+inline constexpr int kShortKMax = {SHORT_K_MAX};
+
+inline constexpr Row kShortKRows[] = {{
+{rows_of(t["short_k"], f", K = {SHORT_K}")}}};
+
 inline constexpr Row kRows[] = {{
-{body}}};
+{rows_of(t["squares"], "")}}};
 
 }}  // namespace best_table
 """
 
 
 def print_timings(device: str, sms: int, measurements: list[dict]) -> None:
-    names = list(measurements[0]["ms"])
+    names = sorted({name for row in measurements for name in row["ms"]}, key=lambda n: (n == SKINNY_NAME, n))
     width = max(len(name) for name in names) + 2
-    print(f"{device}, {sms} SMs: TFLOPS per configuration (no split-K)")
-    print(f"{'M=N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))
+    print(f"{device}, {sms} SMs: TFLOPS per configuration")
+    print(f"{'sweep':<9}{'M':>6}{'N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))
     for row in measurements:
         flops = 2 * row["M"] * row["N"] * row["K"]
-        print(f"{row['M']:>6}{row['K']:>6}" + "".join(f"{flops / (row['ms'][n] * 1e9):>{width}.2f}" for n in names))
+        cells = "".join(f"{flops / (row['ms'][n] * 1e9):>{width}.2f}" if n in row["ms"] else f"{'-':>{width}}"
+                        for n in names)
+        print(f"{row.get('sweep', 'squares'):<9}{row['M']:>6}{row['N']:>6}{row['K']:>6}" + cells)
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
@@ -108,9 +201,7 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefa
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m matmul_opt.tune", description=__doc__, formatter_class=_HelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=SIZES, metavar="N",
-                        help="square sizes to time (K = min(N, 4096))")
-    parser.add_argument("--repetitions", type=int, default=5, help="timed rounds per configuration and size (median)")
+    parser.add_argument("--repetitions", type=int, default=5, help="timed rounds per configuration and shape (median)")
     parser.add_argument("--write", action="store_true", help=f"rewrite {TABLE.name} (in a checkout only)")
     parser.add_argument("--json", metavar="FILE", help="also write the raw timings to FILE")
     parser.add_argument("--from-json", metavar="FILE", help="take the timings from FILE (a --json output) instead")
@@ -124,10 +215,14 @@ def main(argv=None) -> int:
         saved = json.loads(Path(args.from_json).read_text())
         device, sms, measurements = saved["device"], saved["sms"], saved["measurements"]
     else:
-        info = device_info()
-        device, sms, measurements = info.name, info.sm_count, measure(args.sizes, args.repetitions)
+        try:
+            info = device_info()
+        except Exception as exc:  # no GPU or no library: one line, as the report says it
+            print(f"matmul_opt.tune: cannot measure without a usable GPU: {exc}", file=sys.stderr)
+            return 2
+        device, sms, measurements = info.name, info.sm_count, measure(args.repetitions)
     print_timings(device, sms, measurements)
-    table = render(table_rows(measurements, sms))
+    table = render(tables(measurements, sms))
     print(table)
     if args.json:
         Path(args.json).write_text(json.dumps({"device": device, "sms": sms, "measurements": measurements}, indent=1))

@@ -357,12 +357,12 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         _library.check(lib.mm_best_config_name(config, ctypes.byref(name)))
         names.append(name.value.decode())
     assert len(set(names)) == count
-    for family in ("pipelined ", "tma ", "streamk "):
+    for family in ("pipelined ", "tma ", "streamk ", "skinny"):
         assert any(n.startswith(family) for n in names), family
     for bad in (-1, count):
         assert lib.mm_best_config_name(bad, ctypes.byref(ctypes.c_char_p())) != 0
         assert b"out of range" in lib.mm_last_error()
-    for config, splits in ((count, 1), (0, 0), (-2, 1)):
+    for config, splits in ((count, 1), (0, -1), (-2, 1)):
         assert lib.mm_best_force(config, splits) != 0
         assert f"config < {count}".encode() in lib.mm_last_error()
     _library.check(lib.mm_best_force(-1, 1))  # back to the heuristic

@@ -2,59 +2,17 @@
 place. Every configuration best dispatches to, on each op combination, with aligned operands (the bulk-copy
 kernels) and unaligned ones (their cp.async fallbacks); best's own choice on odd and on large shapes; and a
 product whose row-major copy of op(A) would not fit in the device memory left, which only an in-place read runs."""
-import ctypes
-
 import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt import _library, device_arrays
+from matmul_opt import _library
 from matmul_opt.accuracy import tolerance
 
 pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
 
-OPS = [(op_a, op_b) for op_a in (0, 1) for op_b in (0, 1)]
-OP_IDS = ["NN", "NT", "TN", "TT"]
-
-
-def operands(M, N, K, op_a, op_b, seed):
-    """A and B as stored for the op flags (uniform in [-1, 1]), and op(A), op(B) as views."""
-    generator = torch.Generator(device="cuda").manual_seed(seed)
-    A = torch.rand(*((M, K) if op_a == 0 else (K, M)), device="cuda", generator=generator) * 2 - 1
-    B = torch.rand(*((K, N) if op_b == 0 else (N, K)), device="cuda", generator=generator) * 2 - 1
-    return A, B, (A if op_a == 0 else A.t()), (B if op_b == 0 else B.t())
-
-
-def gemm(kernel, op_a, op_b, A, B, C):
-    """C = op(A)·op(B) through mm_gemm_async on the current stream, waited for."""
-    M, N = C.shape
-    K = A.shape[1] if op_a == 0 else A.shape[0]
-    stream = torch.cuda.current_stream().cuda_stream or device_arrays.LEGACY_STREAM
-    _library.check(_library.library().mm_gemm_async(kernel.encode(), op_a, op_b, M, N, K, 1.0, A.data_ptr(),
-                                                    A.stride(0), B.data_ptr(), B.stride(0), 0.0, C.data_ptr(),
-                                                    C.stride(0), stream))
-    torch.cuda.synchronize()
-
-
-def relative_error(C, a, b):
-    """accuracy.relative_error against error_scale, computed in float64 on the GPU (the shapes here are large)."""
-    a64, b64 = a.double(), b.double()
-    if not torch.isfinite(C).all():
-        return float("nan")
-    scale = torch.sqrt((a64 * a64) @ (b64 * b64))
-    return float(torch.linalg.norm(C.double() - a64 @ b64) / torch.linalg.norm(scale))
-
-
-def config_names():
-    lib = _library.library()
-    names = []
-    for config in range(lib.mm_best_config_count()):
-        name = ctypes.c_char_p()
-        _library.check(lib.mm_best_config_name(config, ctypes.byref(name)))
-        names.append(name.value.decode())
-    return names
-
+from torch_products import OP_IDS, OPS, config_names, gemm, operands, relative_error  # noqa: E402
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(520, 776, 1060), (301, 257, 129)], ids=["aligned", "unaligned"])

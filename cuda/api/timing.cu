@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/device.h"
 #include "core/device_buffer.h"
 #include "core/launch.h"
 #include "api/validate.h"
@@ -25,6 +26,16 @@ __global__ void fill_uniform(float* data, int64_t count, uint64_t seed) {
 mm_status random_matrix(DeviceBuffer& buffer, int64_t count, uint64_t seed, const char* what) {
     MM_TRY(buffer.allocate(sizeof(float) * std::max<int64_t>(count, 1), what));
     return gemm::launch(fill_uniform, 1024, 256, 0, kStream, "fill_uniform", buffer.data(), count, seed);
+}
+
+// A read of `count` floats, summed so that the reads cannot be dropped: one partial sum per block.
+__global__ void read_all(const float4* __restrict__ data, int64_t count4, float* __restrict__ sums) {
+    float s = 0.f;
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count4; i += int64_t(gridDim.x) * blockDim.x) {
+        const float4 v = data[i];
+        s += (v.x + v.y) + (v.z + v.w);
+    }
+    if (s == 12345.f) sums[blockIdx.x] = s;  // never taken on the probe's data; keeps the loads
 }
 
 class EventPair {
@@ -55,7 +66,45 @@ mm_status time_round(const KernelEntry& entry, const GemmArgs& g, EventPair& eve
     return MM_OK;
 }
 
+double median_of(std::vector<double>& times) {
+    const size_t n = times.size();
+    std::nth_element(times.begin(), times.begin() + n / 2, times.end());
+    double median = times[n / 2];
+    if (n % 2 == 0) median = (median + *std::max_element(times.begin(), times.begin() + n / 2)) / 2;
+    return median;
+}
+
 }  // namespace
+
+extern "C" mm_status mm_benchmark_read_bandwidth(uint64_t bytes, int repetitions, double* gb_per_s) {
+    if (gb_per_s == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "gb_per_s is a null pointer");
+    if (bytes < 16 || repetitions < 1)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "need bytes >= 16 and repetitions >= 1, got %llu and %d",
+                       (unsigned long long)bytes, repetitions);
+    const int64_t count4 = int64_t(bytes / 16);
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int blocks = sms * 8;
+    DeviceBuffer data(kStream), sums(kStream);
+    MM_TRY(random_matrix(data, count4 * 4, 3, "allocating the bandwidth probe's buffer"));
+    MM_TRY(sums.allocate(sizeof(float) * blocks, "allocating the bandwidth probe's sums"));
+    EventPair events;
+    if (!events.created()) return mm_check_cuda(cudaGetLastError(), "cudaEventCreate");
+    const float4* source = reinterpret_cast<const float4*>(data.data());
+    MM_TRY(gemm::launch(read_all, blocks, 256, 0, kStream, "read_all", source, count4, sums.data()));  // warm-up
+    std::vector<double> times(repetitions);
+    for (double& t : times) {
+        MM_TRY(mm_check_cuda(cudaEventRecord(events.start_, kStream), "cudaEventRecord"));
+        MM_TRY(gemm::launch(read_all, blocks, 256, 0, kStream, "read_all", source, count4, sums.data()));
+        MM_TRY(mm_check_cuda(cudaEventRecord(events.stop_, kStream), "cudaEventRecord"));
+        MM_TRY(mm_check_cuda(cudaEventSynchronize(events.stop_), "read_all"));
+        float elapsed = 0;
+        MM_TRY(mm_check_cuda(cudaEventElapsedTime(&elapsed, events.start_, events.stop_), "cudaEventElapsedTime"));
+        t = double(elapsed);
+    }
+    *gb_per_s = double(count4 * 16) / (median_of(times) * 1e6);
+    return MM_OK;
+}
 
 extern "C" mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int64_t K, int warmup,
                                   int repetitions, double* median_ms) {
@@ -91,9 +140,6 @@ extern "C" mm_status mm_benchmark(const char* kernel, int64_t M, int64_t N, int6
     const int launches = int(std::clamp(std::ceil(1.0 / std::max(single_ms, 1e-4)), 1.0, 1000.0));
     std::vector<double> times(repetitions);
     for (double& t : times) MM_TRY(time_round(*entry, g, events, launches, &t));
-    std::nth_element(times.begin(), times.begin() + repetitions / 2, times.end());
-    double median = times[repetitions / 2];
-    if (repetitions % 2 == 0) median = (median + *std::max_element(times.begin(), times.begin() + repetitions / 2)) / 2;
-    *median_ms = median;
+    *median_ms = median_of(times);
     return MM_OK;
 }

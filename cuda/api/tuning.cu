@@ -12,8 +12,8 @@ extern "C" mm_status mm_best_config_name(int config, const char** name) {
 }
 
 extern "C" mm_status mm_best_force(int config, int splits) {
-    if (config < -1 || config >= best::config_count() || splits < 1 || splits > 65535)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 1 <= splits <= 65535",
+    if (config < -1 || config >= best::config_count() || splits < 0 || splits > 65535)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 0 <= splits <= 65535 (0: the split-K rule's)",
                        config, splits, best::config_count());
     best::force(config, splits);
     return MM_OK;

@@ -9,7 +9,8 @@ namespace best {
 int config_count();
 const gemm::ConfigDesc& config(int index);  // 0 <= index < config_count()
 
-// Replaces the heuristic's choice by config(index) over `splits` K slices; index -1 restores the heuristic.
+// Replaces the heuristic's choice by config(index) over `splits` K slices (0: as many as the split-K rule gives
+// it); index -1 restores the heuristic.
 void force(int index, int splits);
 
 }  // namespace best

@@ -10,6 +10,29 @@ struct Row {
     const char* config;     // the configuration's name
 };
 
+struct PanelRow {
+    int max_small_side;       // the row applies to C of up to this many rows or columns (past the previous row's)
+    const char* few_rows;     // the configuration for C of that many rows
+    const char* few_columns;  // and for C of that many columns
+};
+
+// C with at most this many rows or columns: the skinny kernel (fastest at every small side up to it, against
+// 4096 x 4096).
+inline constexpr int kSkinnyMaxSide = 16;
+
+// Panels (against 4096 x 4096, the split-K rule's slices).
+inline constexpr PanelRow kPanelRows[] = {
+    {32, "pipelined 32x128x16", "pipelined 128x32x16"},
+    {64, "pipelined 64x128x16", "pipelined 128x64x16"},
+};
+
+// K up to this: the short-K table (squares at K = 32).
+inline constexpr int kShortKMax = 128;
+
+inline constexpr Row kShortKRows[] = {
+    {INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32
+};
+
 inline constexpr Row kRows[] = {
     {2978, "pipelined 64x64x16"},  // fastest at 256^2, 384^2, 512^2
     {11915, "tma 128x64x32"},  // fastest at 768^2, 1024^2

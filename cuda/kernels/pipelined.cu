@@ -50,6 +50,15 @@ constexpr FfmaTile kTile128x64x16{.block = {128, 64, 16}, .warp = {64, 32}, .sta
 constexpr FfmaTile kTile64x64x16{.block = {64, 64, 16}, .warp = {32, 32}, .stages = 4,
                                  .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 5};
 
+// Panels: one side of C of a few dozen rows or columns (decode batches, skinny panels, long K over a small C),
+// where a 64-row tile would be mostly empty. 4 warps of 32x32 (4x8 per thread) side by side, or 4 of 32x64 in 2x2.
+constexpr FfmaTile kTile32x128x16{.block = {32, 128, 16}, .warp = {32, 32}, .stages = 4,
+                                  .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 4};
+constexpr FfmaTile kTile128x32x16{.block = {128, 32, 16}, .warp = {32, 32}, .stages = 4,
+                                  .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 4};
+constexpr FfmaTile kTile64x128x16{.block = {64, 128, 16}, .warp = {32, 64}, .stages = 4,
+                                  .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 3};
+
 // The kernel's parts, for one configuration.
 template <FfmaTile kTile, class OpA, class OpB, bool kAligned>
 struct Pipelined {
@@ -165,6 +174,9 @@ constinit const gemm::ConfigDesc k128x256x16 = describe<kTile128x256x16>("pipeli
 constinit const gemm::ConfigDesc k128x128x16 = describe<kTile128x128x16>("pipelined 128x128x16");
 constinit const gemm::ConfigDesc k128x64x16 = describe<kTile128x64x16>("pipelined 128x64x16");
 constinit const gemm::ConfigDesc k64x64x16 = describe<kTile64x64x16>("pipelined 64x64x16");
+constinit const gemm::ConfigDesc k32x128x16 = describe<kTile32x128x16>("pipelined 32x128x16");
+constinit const gemm::ConfigDesc k128x32x16 = describe<kTile128x32x16>("pipelined 128x32x16");
+constinit const gemm::ConfigDesc k64x128x16 = describe<kTile64x128x16>("pipelined 64x128x16");
 
 }  // namespace pipelined
 

@@ -10,17 +10,47 @@
 
 namespace gemm {
 
-// Four consecutive elements row[col .. col+3]; elements at or past `limit` read as zero. A row outside the
-// matrix is passed with limit 0 and is never dereferenced.
+// How a guarded load reads: one float, or four at a 16-byte aligned address.
+// CachedLoad: through the read-only data cache (__ldg), for operands a kernel reads more than once.
+struct CachedLoad {
+    __device__ static float one(const float* p) { return __ldg(p); }
+    __device__ static float4 four(const float* p) { return __ldg(reinterpret_cast<const float4*>(p)); }
+};
+
+// StreamedLoad: bypassing L1 (ld.global.nc.L1::no_allocate), for an operand read once, so that what the kernel
+// reads again stays there.
+struct StreamedLoad {
+    __device__ static float one(const float* p) {
+        float v;
+        asm("ld.global.nc.L1::no_allocate.f32 %0, [%1];" : "=f"(v) : "l"(p));
+        return v;
+    }
+    __device__ static float4 four(const float* p) {
+        float4 v;
+        asm("ld.global.nc.L1::no_allocate.v4.f32 {%0, %1, %2, %3}, [%4];"
+            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+            : "l"(p));
+        return v;
+    }
+};
+
+// Four consecutive elements row[col .. col+3] read by Load; elements at or past `limit` read as zero. A row outside
+// the matrix is passed with limit 0 and is never dereferenced. `vector`: the caller's alignment promise.
+template <class Load>
+__device__ __forceinline__ float4 guarded_row4(const float* row, int col, int limit, bool vector) {
+    if (vector && col + 3 < limit) return Load::four(row + col);
+    float4 v;
+    v.x = col + 0 < limit ? Load::one(row + col + 0) : 0.0f;
+    v.y = col + 1 < limit ? Load::one(row + col + 1) : 0.0f;
+    v.z = col + 2 < limit ? Load::one(row + col + 2) : 0.0f;
+    v.w = col + 3 < limit ? Load::one(row + col + 3) : 0.0f;
+    return v;
+}
+
+// guarded_row4 through the read-only cache, with the alignment promise known at compile time.
 template <bool kVector>
 __device__ __forceinline__ float4 load_row4(const float* row, int col, int limit) {
-    if (kVector && col + 3 < limit) return __ldg(reinterpret_cast<const float4*>(row + col));
-    float4 v;
-    v.x = col + 0 < limit ? __ldg(row + col + 0) : 0.0f;
-    v.y = col + 1 < limit ? __ldg(row + col + 1) : 0.0f;
-    v.z = col + 2 < limit ? __ldg(row + col + 2) : 0.0f;
-    v.w = col + 3 < limit ? __ldg(row + col + 3) : 0.0f;
-    return v;
+    return guarded_row4<CachedLoad>(row, col, limit, kVector);
 }
 
 }  // namespace gemm

@@ -1,7 +1,10 @@
 // The split-K reduction: one thread per 4 consecutive outputs, float4 workspace reads, grid-stride over
 // M x N/4. The workspace is 16-byte aligned by construction (cudaMallocAsync alignment, ldw and the slab stride
 // multiples of 4), so only the last, partial quad of a row needs scalar reads, which also keeps the
-// never-written padding columns unread.
+// never-written padding columns unread. Where the outputs are too few to fill the GPU and the slices many (a long
+// K over a small C), the slices of each quad are shared among z_groups threads, each summing a contiguous run of
+// them in order, and the runs' sums are added in run order: the order is fixed by the shape, so the result is
+// reproducible bit for bit.
 #include "core/epilogue/split_k_reduce.h"
 
 #include "core/copy/guarded_load.cuh"
@@ -14,28 +17,45 @@ namespace gemm {
 namespace {
 
 constexpr int kReduceThreads = 256;
+constexpr int kMaxZGroups = 32;
+constexpr int kMinSlicesPerGroup = 4;
+
+__device__ __forceinline__ void add4(float4& s, const float4& v) {
+    s.x += v.x;
+    s.y += v.y;
+    s.z += v.z;
+    s.w += v.w;
+}
 
 template <bool kAlignedC>
 __global__ void __launch_bounds__(kReduceThreads)
     split_k_reduce_kernel(const float* __restrict__ ws, int64_t ldw, int64_t slab, int splits, int M, int N,
-                          float* __restrict__ C, int64_t ldc) {
+                          float* __restrict__ C, int64_t ldc, int z_groups) {
+    __shared__ float4 runs[kReduceThreads];
     const int64_t quads = (int64_t(N) - 1) / 4 + 1;
     const int64_t total = int64_t(M) * quads;
-    const int64_t stride = int64_t(gridDim.x) * kReduceThreads;
-    for (int64_t i = int64_t(blockIdx.x) * kReduceThreads + threadIdx.x; i < total; i += stride) {
+    const int per_block = kReduceThreads / z_groups;  // quads a block reduces at a time
+    const int group = threadIdx.x / per_block, slot = threadIdx.x % per_block;
+    const int run = (splits - 1) / z_groups + 1;
+    const int z_begin = group * run, z_end = min(splits, z_begin + run);
+    const int64_t stride = int64_t(gridDim.x) * per_block;
+    for (int64_t first = int64_t(blockIdx.x) * per_block; first < total; first += stride) {  // uniform per block
+        const int64_t i = first + slot;
         const int64_t row = i / quads;
         const int col = int(i - row * quads) * 4;
-        const int valid = N - col;
-        const float* w = ws + row * ldw + col;
         float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-        for (int z = 0; z < splits; ++z) {
-            const float4 v = load_row4<true>(w + z * slab, 0, valid);
-            s.x += v.x;
-            s.y += v.y;
-            s.z += v.z;
-            s.w += v.w;
+        if (i < total) {
+            const float* w = ws + row * ldw + col;
+            for (int z = z_begin; z < z_end; ++z) add4(s, load_row4<true>(w + z * slab, 0, N - col));
         }
-        store4<kAlignedC>(C + row * ldc + col, valid, s);
+        if (z_groups > 1) {
+            runs[threadIdx.x] = s;
+            __syncthreads();
+            if (group == 0)
+                for (int g = 1; g < z_groups; ++g) add4(s, runs[g * per_block + slot]);
+            __syncthreads();
+        }
+        if (group == 0 && i < total) store4<kAlignedC>(C + row * ldc + col, N - col, s);
     }
 }
 
@@ -46,11 +66,17 @@ mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int 
     int sms = 0;
     MM_TRY(sm_count(&sms));
     const int64_t total = int64_t(g.M) * ((int64_t(g.N) - 1) / 4 + 1);
-    const int64_t want = (total - 1) / kReduceThreads + 1;
+    const int64_t resident = int64_t(sms) * 8 * kReduceThreads;
+    int z_groups = 1;
+    while (z_groups < kMaxZGroups && 2 * z_groups * total <= resident &&
+           splits >= 2 * z_groups * kMinSlicesPerGroup)
+        z_groups *= 2;
+    const int64_t threads = total * z_groups;
+    const int64_t want = (threads - 1) / kReduceThreads + 1;
     const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
     return with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
         return gemm::launch(split_k_reduce_kernel<decltype(aligned)::value>, blocks, kReduceThreads, 0, stream,
-                            "split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
+                            "split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc, z_groups);
     });
 }
 

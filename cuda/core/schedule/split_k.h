@@ -17,7 +17,7 @@ struct SplitKPolicy {
     int max_splits;
 };
 
-inline constexpr SplitKPolicy kSplitKPolicy{.waves = 1, .min_slice_k = 256, .max_splits = 32};
+inline constexpr SplitKPolicy kSplitKPolicy{.waves = 1, .min_slice_k = 256, .max_splits = 1024};
 
 // Number of K slices for `tiles` output tiles of a configuration that keeps blocks_per_sm blocks resident per
 // SM, by `policy`. Returns 1 when splitting would not help (the tiles already fill the waves, or K is short).

@@ -1,0 +1,110 @@
+"""GPU tier: the products of the shape grid's classes (matmul_opt.shape_grid) against float64, through best on
+every shape of the grid and of the held-out grid, and through the skinny kernel on every small side, orientation,
+op combination and alignment, with K short, ragged and long enough to be split across blocks; results bitwise
+reproducible."""
+import numpy as np
+import pytest
+
+import matmul_opt
+from matmul_opt.accuracy import tolerance
+from matmul_opt.shape_grid import GRID, HELD_OUT
+
+pytestmark = pytest.mark.gpu
+torch = pytest.importorskip("torch")
+
+from torch_products import OP_IDS, OPS, gemm, operands, relative_error  # noqa: E402
+
+
+def product(kernel, M, N, K, ops=(0, 0), seed=0):
+    """(C, op(A), op(B)) of a fresh product of `kernel`; C starts as NaN, so an unwritten element fails."""
+    A, B, a, b = operands(M, N, K, *ops, seed=seed)
+    C = torch.full((M, N), float("nan"), device="cuda")
+    gemm(kernel, *ops, A, B, C)
+    return C, a, b
+
+
+def assert_accurate(C, a, b, K, what):
+    error = relative_error(C, a, b)
+    assert error <= tolerance("fp32", K), f"{what}: relative error {error:.3e}"
+
+
+@pytest.mark.parametrize("shape", GRID + HELD_OUT, ids=lambda s: f"{s.klass}-{s.name}")
+def test_best_on_the_shape_grid(shape):
+    C, a, b = product("best", shape.M, shape.N, shape.K, seed=shape.M + shape.K)
+    assert_accurate(C, a, b, shape.K, f"best at {shape.name}")
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", HELD_OUT, ids=lambda s: f"{s.klass}-{s.name}")
+def test_best_on_held_out_shapes_in_every_op_combination(shape, ops):
+    C, a, b = product("best", shape.M, shape.N, shape.K, ops, seed=shape.N + 2 * ops[0] + ops[1])
+    assert_accurate(C, a, b, shape.K, f"best {ops} at {shape.name}")
+
+
+SMALL_SIDES = [1, 2, 3, 4, 5, 8, 13, 16]
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("orientation", ["rows", "columns"])
+@pytest.mark.parametrize("side", SMALL_SIDES)
+def test_skinny_takes_every_small_side_orientation_and_op_combination(side, orientation, ops):
+    """The large side 1027 (a ragged last quad and block), K = 3001 (a ragged last step)."""
+    M, N = (side, 1027) if orientation == "rows" else (1027, side)
+    C, a, b = product("skinny", M, N, 3001, ops, seed=side + 2 * ops[0] + ops[1])
+    assert_accurate(C, a, b, 3001, f"skinny {M}x{N}, ops {ops}")
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(1, 1, 1), (3, 5, 2), (16, 16, 7), (5, 40000, 9), (40000, 2, 13), (1, 1, 300001),
+                                   (13, 7, 250000), (2, 3000, 60000), (9000, 4, 40000)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_skinny_on_short_and_long_k(shape, ops):
+    """K of one element, of a few, and long enough that the launcher splits it across blocks (the split-K
+    reduction with many slices)."""
+    M, N, K = shape
+    C, a, b = product("skinny", M, N, K, ops, seed=K + 2 * ops[0] + ops[1])
+    assert_accurate(C, a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")
+
+
+def unaligned(rows, cols, generator):
+    """A rows x cols tensor uniform in [-1, 1] whose base and leading dimension are not multiples of 16 bytes."""
+    storage = torch.rand(rows, cols + 3, device="cuda", generator=generator) * 2 - 1
+    return storage[:, 1:cols + 1]
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(7, 901, 1203), (901, 7, 1203), (2, 3, 100003)], ids=lambda s: "x".join(map(str, s)))
+def test_skinny_reads_unaligned_operands(shape, ops):
+    M, N, K = shape
+    generator = torch.Generator(device="cuda").manual_seed(M + N)
+    A = unaligned(*((M, K) if ops[0] == 0 else (K, M)), generator)
+    B = unaligned(*((K, N) if ops[1] == 0 else (N, K)), generator)
+    C = torch.full((M, N), float("nan"), device="cuda")
+    gemm("skinny", *ops, A, B, C)
+    assert_accurate(C, A if ops[0] == 0 else A.t(), B if ops[1] == 0 else B.t(), K, f"skinny {shape}, ops {ops}")
+
+
+@pytest.mark.parametrize("kernel", ["skinny", "best"])
+def test_skinny_products_propagate_nan_and_inf_as_numpy(kernel, rng):
+    A = rng.uniform(-1, 1, (5, 300)).astype(np.float32)
+    B = rng.uniform(-1, 1, (300, 200)).astype(np.float32)
+    A[2, 7], A[4, 100], B[9, 150] = np.nan, np.inf, -np.inf
+    expected = A.astype(np.float64) @ B.astype(np.float64)
+    C = matmul_opt.run(kernel, A, B)
+    assert np.array_equal(np.isnan(C), np.isnan(expected))
+    assert np.array_equal(np.isposinf(C), np.isposinf(expected))
+    assert np.array_equal(np.isneginf(C), np.isneginf(expected))
+
+
+@pytest.mark.parametrize("shape", [(8, 4096, 4096), (4096, 16, 4096), (16, 16, 500000), (64, 64, 1048576),
+                                   (32, 4096, 4096), (3001, 257, 5003)], ids=lambda s: "x".join(map(str, s)))
+def test_best_gives_the_same_bits_every_time(shape):
+    """The split-K slices and the partial sums within blocks are added in a fixed order."""
+    M, N, K = shape
+    A, B, _, _ = operands(M, N, K, 0, 0, seed=5)
+    results = []
+    for _ in range(3):
+        C = torch.full((M, N), float("nan"), device="cuda")
+        gemm("best", 0, 0, A, B, C)
+        results.append(C)
+    assert torch.equal(results[0], results[1]) and torch.equal(results[0], results[2])
