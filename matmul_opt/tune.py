@@ -9,7 +9,7 @@ best decides from features of the shape (cuda/kernels/best.cu says how); each fe
 shapes are generated from the feature alone and are none of the shape grid's (matmul_opt.shape_grid), so the grid
 measures the choice on shapes nobody tuned to. Every configuration of best is timed at every shape of its sweep
 (forced through mm_best_force), and the fastest makes the row:
-- skinny: C of S rows (and of S columns) against 4096 x 4096, S from 1 to 16: the skinny kernel up to the
+- skinny: C of S rows (and of S columns) against 4096 x 4096, S from 1 to 32: the skinny kernel up to the
   largest S below which it wins every shape (kSkinnyMaxSide);
 - panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
   the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
@@ -36,7 +36,7 @@ SIZES = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
 SHORT_K_SIZES = [1024, 2048, 3072, 4096, 6144, 8192]
 SHORT_K = 32
 SHORT_K_MAX = 128  # the short-K table applies up to this K (the shape grid's short-K class)
-SKINNY_SIDES = [1, 2, 4, 8, 12, 16]
+SKINNY_SIDES = [1, 2, 4, 8, 12, 16, 24, 32]
 SKINNY_NAME = "skinny"
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
 AGAINST = 4096  # the large side and K of the skinny and panel sweeps

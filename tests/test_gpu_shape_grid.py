@@ -41,7 +41,7 @@ def test_best_on_held_out_shapes_in_every_op_combination(shape, ops):
     assert_accurate(C, a, b, shape.K, f"best {ops} at {shape.name}")
 
 
-SMALL_SIDES = [1, 2, 3, 4, 5, 8, 13, 16]
+SMALL_SIDES = [1, 2, 3, 4, 5, 8, 13, 16, 17, 29, 32]
 
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
@@ -56,7 +56,7 @@ def test_skinny_takes_every_small_side_orientation_and_op_combination(side, orie
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(1, 1, 1), (3, 5, 2), (16, 16, 7), (5, 40000, 9), (40000, 2, 13), (1, 1, 300001),
-                                   (13, 7, 250000), (2, 3000, 60000), (9000, 4, 40000)],
+                                   (13, 7, 250000), (2, 3000, 60000), (9000, 4, 40000), (32, 30, 200000)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_skinny_on_short_and_long_k(shape, ops):
     """K of one element, of a few, and long enough that the launcher splits it across blocks (the split-K
@@ -73,7 +73,7 @@ def unaligned(rows, cols, generator):
 
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
-@pytest.mark.parametrize("shape", [(7, 901, 1203), (901, 7, 1203), (2, 3, 100003)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("shape", [(7, 901, 1203), (901, 7, 1203), (2, 3, 100003), (27, 500, 3001)], ids=lambda s: "x".join(map(str, s)))
 def test_skinny_reads_unaligned_operands(shape, ops):
     M, N, K = shape
     generator = torch.Generator(device="cuda").manual_seed(M + N)

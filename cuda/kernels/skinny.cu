@@ -1,11 +1,11 @@
-// skinny: products with a small side (at most 16 rows of C, or at most 16 columns): a vector times a matrix, a
-// decode-sized batch against a weight matrix, a tall panel times a few columns.
+// skinny: products with a small side (at most 32 rows of C, or at most 32 columns): a vector times a matrix, a
+// decode-sized batch against a weight matrix, a tall panel times a few columns, a long K over a small C.
 //
-// Technique: such a product reads the large operand once and does at most 32 FLOP per 4-byte element of it, so
+// Technique: such a product reads the large operand once and does at most 64 FLOP per 4-byte element of it, so
 // HBM bandwidth bounds it, not arithmetic. The tiled rungs waste it: their 64- to 256-row tiles are mostly empty,
 // and the few tiles leave most SMs idle. Here every SM streams its own part of the large operand, each element
-// read once with a 16-byte load that bypasses L1, several loads in flight per thread, and the small operand, read
-// by every block, stays in the caches.
+// read once with a 16-byte load that bypasses L1, the next step's loads in flight while this step's FMAs run, and
+// the small operand, read by every block, stays in the caches.
 //
 // The problem as this kernel sees it: C's small side S and large side L, C(s, l) = sum_k Y(s, k) X(k, l), with X
 // the large operand (K x L) and Y the small one (S x K). For M <= N, Y = op(A) and X = op(B); otherwise the
@@ -13,21 +13,19 @@
 // along L (XRows::kAlongL: B as stored for op_b = N) or along K (kAlongK: B for op_b = T, the weight layout of
 // x @ W^T; A for op_a = N); every op combination is read as stored.
 //
-// The work: a thread holds S x 4 sums, for 4 consecutive l of X along L (kAlongL) or 4 rows of X along K
-// (kAlongK), and takes 4 consecutive k per step: 4 float4 loads of X and S x 4 values of Y, 16 S FMAs. A warp's
-// 32 lanes are `lane_quads` (WLQ) l-quads by 32 / WLQ k-quads, so that its loads are whole row pieces: WLQ x 16
-// bytes of 4 rows of X (kAlongL), or 512 bytes of one row (kAlongK, WLQ = 1). A block's 8 warps are
-// `row_groups` along L by 8 / row_groups along K. The launcher widens the block along K until the blocks cover
-// about one wave of the GPU, and cuts K into slices (split-K, core/schedule/split_k.h) only where the large side
-// alone cannot fill it. Within a block the partial sums meet in registers (lanes of one l-quad: a shuffle
-// butterfly) and in shared memory (warps of one row group), always in the same order, so the same inputs give
-// the same bits.
+// The work: a thread holds 4 x 4 sums, for 4 rows of Y (an s-group) and 4 consecutive l of X along L (kAlongL) or
+// 4 rows of X along K (kAlongK), and takes 4 consecutive k per step: 4 float4 loads of X, 4 of Y, 64 FMAs. A
+// warp's 32 lanes are `lane_quads` l-quads (fastest) by `s_groups` s-groups by the rest along K; the lanes of one
+// l-quad and k-quad read the same X, which one load serves. A block's 8 warps are `row_groups` along L by the rest
+// along K. The launcher makes the blocks as wide along L as lets them cover about one wave of the GPU, and cuts K
+// into slices (split-K, core/schedule/split_k.h) only where the large side alone cannot fill it. Within a block the
+// partial sums meet in registers (a shuffle butterfly over the lanes along K) and in shared memory (the warps along
+// K), always in the same order, so the same inputs give the same bits.
 //
 // Changes vs the tiled rungs: no shared-memory tiles and no tile of C; the work is cut along L and K instead of
 // M and N, the small operand is read from the caches, and one kernel takes every op combination.
 //
-// Parameters: 256 threads; kS = 4 or 16 sums per l per thread (S up to 4 or 16); besides the step in use, 2 or 1
-// more steps of X in flight per thread (kS = 4 or 16); 3 or 2 blocks per SM.
+// Parameters: 256 threads, 2 blocks per SM; 16 sums, one step of X and Y in flight per thread.
 #include "kernels/skinny.h"
 
 #include <type_traits>
@@ -42,6 +40,7 @@
 namespace {
 
 constexpr int kThreads = 256, kWarps = kThreads / 32;
+constexpr int kMinBlocksPerSm = 2;  // the occupancy __launch_bounds__ promises
 
 // How the large operand X (K x L) is stored: X(k, l) at k * ldx + l (rows along L) or at l * ldx + k.
 enum class XRows { kAlongL, kAlongK };
@@ -58,161 +57,146 @@ struct SkinnyView {
     float* out;  // slice z's C(s, l) at out + z * slice_stride + s * out_s + l * out_l
     int64_t out_s, out_l, slice_stride;
     int k_per_slice;  // a multiple of 4
-    int lane_quads;   // WLQ: l-quads of a warp (a power of two up to 32; 1 for kAlongK)
-    int row_groups;   // warps of a block along L (1, 2, 4 or 8)
+    // A warp's lanes: lane_quads l-quads (fastest) x s_groups groups of 4 rows of Y x the rest k-quads; all powers
+    // of two. A block's warps: row_groups along L x the rest along K.
+    int lane_quads, s_groups, row_groups;
 };
 
-template <int kS>
-struct SkinnyShape {
-    // Steps of X loaded ahead per thread (the one in use included): the element-wise loads of unaligned rows need
-    // the registers of a second.
-    __host__ __device__ static constexpr int depth(bool aligned) { return aligned && kS <= 4 ? 2 : 1; }
-    static_assert(kS % 4 == 0, "the small side comes in quads");
-    static constexpr int kMinBlocksPerSm = kS <= 4 ? 3 : 2;  // the occupancy __launch_bounds__ promises
-};
-
-// The 4 x 4 piece of X a thread takes per step: v[j] = X(k + j, l .. l + 3) along L, v[c] = X(k .. k + 3, l + c)
-// along K.
-struct XQuad {
+// A thread's operands of one step: x.v[j] = X(k + j, l .. l + 3) along L, x.v[c] = X(k .. k + 3, l + c) along K;
+// y.v[j] = Y(s .. s + 3, k + j) along S, y.v[i] = Y(s + i, k .. k + 3) along K.
+struct Quad {
     float4 v[4];
 };
 
-template <XRows kX>
-__device__ __forceinline__ float x_at(const XQuad& x, int j, int c) {
-    return kX == XRows::kAlongL ? gemm::f4_get(x.v[j], c) : gemm::f4_get(x.v[c], j);
-}
+struct Step {
+    Quad x, y;
+};
 
-// The thread's piece of X at k (guarded: past k_end or L it reads zeros, and past k_end nothing at all).
-template <XRows kX, bool kAligned>
-__device__ __forceinline__ void load_x(XQuad& x, const SkinnyView& v, int64_t k, int64_t l, int k_end) {
+__device__ __forceinline__ float4 zero4() { return make_float4(0.f, 0.f, 0.f, 0.f); }
+
+// The thread's operands at k. X is read once, so around L1; Y, read by every block, through it. `full`: the four k,
+// four l and four s all lie inside (k_end, L, S) and the rows are aligned: four float4 loads each, unguarded.
+// Otherwise every element is guarded (zero outside, nothing read past k_end).
+template <XRows kX, YRows kY, bool kAligned>
+__device__ __forceinline__ void load_step(Step& st, const SkinnyView& v, int64_t k, int64_t l, int s, int k_end,
+                                          bool full) {
+    using gemm::CachedLoad;
+    using gemm::StreamedLoad;
+    using gemm::guarded_row4;
+    const float* const x = kX == XRows::kAlongL ? v.X + k * v.ldx + l : v.X + l * v.ldx + k;
+    const float* const y = kY == YRows::kAlongS ? v.Y + k * v.ldy + s : v.Y + s * v.ldy + k;
+    if (kAligned && full) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            st.x.v[i] = StreamedLoad::four(x + i * v.ldx);
+            st.y.v[i] = CachedLoad::four(y + i * v.ldy);
+        }
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        if constexpr (kX == XRows::kAlongL) {
-            x.v[i] = k + i < k_end && l < v.L ? gemm::guarded_row4<gemm::StreamedLoad>(v.X + (k + i) * v.ldx, int(l), v.L,
-                                                                             kAligned)
-                                   : make_float4(0.f, 0.f, 0.f, 0.f);
-        } else {
-            x.v[i] = k < k_end && l + i < v.L
-                         ? gemm::guarded_row4<gemm::StreamedLoad>(v.X + (l + i) * v.ldx, int(k), k_end, kAligned)
-                         : make_float4(0.f, 0.f, 0.f, 0.f);
-        }
+        if constexpr (kX == XRows::kAlongL)
+            st.x.v[i] = k + i < k_end && l < v.L ? guarded_row4<StreamedLoad>(x + i * v.ldx, 0, int(v.L - l), kAligned)
+                                                 : zero4();
+        else
+            st.x.v[i] = k < k_end && l + i < v.L ? guarded_row4<StreamedLoad>(x + i * v.ldx, 0, int(k_end - k), kAligned)
+                                                 : zero4();
+        if constexpr (kY == YRows::kAlongS)
+            st.y.v[i] = k + i < k_end ? guarded_row4<CachedLoad>(y + i * v.ldy, 0, v.S - s, kAligned) : zero4();
+        else
+            st.y.v[i] = k < k_end && s + i < v.S ? guarded_row4<CachedLoad>(y + i * v.ldy, 0, int(k_end - k), kAligned)
+                                                 : zero4();
     }
 }
 
-// acc[s][c] += sum over j < 4 of Y(s, k + j) X(k + j, l + c), for s < S. Y is read through the caches.
-template <XRows kX, YRows kY, int kS, bool kAligned>
-__device__ __forceinline__ void step(float (&acc)[kS][4], const XQuad& x, const SkinnyView& v, int64_t k,
-                                     int k_end) {
-    if constexpr (kY == YRows::kAlongK) {
+// acc[i][c] += sum over j < 4 of Y(s + i, k + j) X(k + j, l + c).
+template <XRows kX, YRows kY>
+__device__ __forceinline__ void multiply(float (&acc)[4][4], const Step& st) {
+    using gemm::f4_get;
 #pragma unroll
-        for (int s = 0; s < kS; ++s) {
-            if (s < v.S) {  // uniform across the grid
-                const float4 y = gemm::guarded_row4<gemm::CachedLoad>(v.Y + s * v.ldy, int(k), k_end, kAligned);
+    for (int j = 0; j < 4; ++j)
 #pragma unroll
-                for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) {
+            const float y = kY == YRows::kAlongS ? f4_get(st.y.v[j], i) : f4_get(st.y.v[i], j);
 #pragma unroll
-                    for (int c = 0; c < 4; ++c) acc[s][c] = fmaf(gemm::f4_get(y, j), x_at<kX>(x, j, c), acc[s][c]);
+            for (int c = 0; c < 4; ++c) {
+                const float x = kX == XRows::kAlongL ? f4_get(st.x.v[j], c) : f4_get(st.x.v[c], j);
+                acc[i][c] = fmaf(y, x, acc[i][c]);
             }
         }
-    } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const float* const row = v.Y + (k + j) * v.ldy;
-            const int limit = k + j < k_end ? v.S : 0;
-#pragma unroll
-            for (int q = 0; q < kS / 4; ++q) {
-                if (4 * q < v.S) {
-                    const float4 y = gemm::guarded_row4<gemm::CachedLoad>(row, 4 * q, limit, kAligned);
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-#pragma unroll
-                        for (int c = 0; c < 4; ++c)
-                            acc[4 * q + i][c] = fmaf(gemm::f4_get(y, i), x_at<kX>(x, j, c), acc[4 * q + i][c]);
-                }
-            }
-        }
-    }
 }
 
 // kAligned: the rows of X and Y may be read as float4.
-template <XRows kX, YRows kY, int kS, bool kAligned>
-__global__ void __launch_bounds__(kThreads, SkinnyShape<kS>::kMinBlocksPerSm) skinny_kernel(const SkinnyView v) {
-    constexpr int kDepth = SkinnyShape<kS>::depth(kAligned);
+template <XRows kX, YRows kY, bool kAligned>
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_kernel(const SkinnyView v) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int wlq = v.lane_quads, groups_l = v.row_groups, groups_k = kWarps / groups_l;
+    const int lq_count = v.lane_quads, sg_count = v.s_groups, kq_count = 32 / (lq_count * sg_count);
+    const int lq = lane % lq_count, sg = lane / lq_count % sg_count, kq = lane / (lq_count * sg_count);
+    const int groups_l = v.row_groups, groups_k = kWarps / groups_l;
     const int row_group = warp % groups_l, k_group = warp / groups_l;
-    const int quads_l = groups_l * wlq;  // l-quads of the block
+    const int quads_l = groups_l * lq_count;  // l-quads of the block
     const int64_t l_block = int64_t(blockIdx.x) * quads_l * 4;
-    const int64_t l = l_block + 4 * (row_group * wlq + lane % wlq);
+    const int64_t l = l_block + 4 * (row_group * lq_count + lq);
+    const int s = 4 * sg;
     // This slice's K range; the thread's first k, and the k the block advances per step.
     const int64_t k_begin = int64_t(blockIdx.z) * v.k_per_slice;
     const int k_end = int(min(int64_t(v.K), k_begin + v.k_per_slice));
-    const int kquads_warp = 32 / wlq;
-    const int stride = 4 * groups_k * kquads_warp;
-    int64_t k = k_begin + 4 * (k_group * kquads_warp + lane / wlq);
+    const int stride = 4 * groups_k * kq_count;
+    int64_t k = k_begin + 4 * (k_group * kq_count + kq);
 
-    float acc[kS][4];
+    float acc[4][4];
 #pragma unroll
-    for (int s = 0; s < kS; ++s)
+    for (int i = 0; i < 4; ++i)
 #pragma unroll
-        for (int c = 0; c < 4; ++c) acc[s][c] = 0.f;
-
-    XQuad x[kDepth];
-#pragma unroll
-    for (int d = 0; d < kDepth; ++d) load_x<kX, kAligned>(x[d], v, k + int64_t(d) * stride, l, k_end);
-    while (k < k_end) {
-#pragma unroll
-        for (int d = 0; d < kDepth; ++d) {
-            if (k < k_end) {
-                step<kX, kY, kS, kAligned>(acc, x[d], v, k, k_end);
-                load_x<kX, kAligned>(x[d], v, k + int64_t(kDepth) * stride, l, k_end);
-            }
-            k += stride;
-        }
+        for (int c = 0; c < 4; ++c) acc[i][c] = 0.f;
+    const bool inside = l + 3 < v.L && s + 3 < v.S;  // the thread's l and s; k is checked per step
+    const auto load = [&](Step& st, int64_t at) { load_step<kX, kY, kAligned>(st, v, at, l, s, k_end, inside && at + 3 < k_end); };
+    // The next step's loads are in flight while this step's FMAs run.
+    Step current;
+    load(current, k);
+    for (; k < k_end; k += stride) {
+        Step next;
+        load(next, k + stride);
+        multiply<kX, kY>(acc, current);
+        current = next;
     }
 
-    // The lanes of one l-quad hold sums over different k: a butterfly over the lane bits above the quad's.
-    for (int mask = wlq; mask < 32; mask <<= 1)
+    // The lanes of one (l-quad, s-group) hold sums over different k: a butterfly over the k-quad lane bits.
+    for (int mask = lq_count * sg_count; mask < 32; mask <<= 1)
 #pragma unroll
-        for (int s = 0; s < kS; ++s)
-            if (s < v.S)
+        for (int i = 0; i < 4; ++i)
 #pragma unroll
-                for (int c = 0; c < 4; ++c) acc[s][c] += __shfl_xor_sync(0xffffffffu, acc[s][c], mask);
+            for (int c = 0; c < 4; ++c) acc[i][c] += __shfl_xor_sync(0xffffffffu, acc[i][c], mask);
 
-    // The warps of one row group hold sums over different k: added in shared memory, 4 rows of C's small side at a
-    // time, k groups in order; then the slice's piece of C is written.
-    __shared__ float4 partial[kWarps][32][4];  // [warp][l-quad of the warp][row of the round]
+    // The warps of one row group hold sums over different k: added in shared memory, k groups in order; then the
+    // slice's piece of C is written.
+    __shared__ float4 partial[kWarps][32][4];  // [warp][lane of k-quad 0][row of the s-group]: 4 l
+    if (kq == 0)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) partial[warp][lane][i] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+    __syncthreads();
     float* const out = v.out + int64_t(blockIdx.z) * v.slice_stride;
-    gemm::static_for<0, kS / 4>([&](auto round) {
-        constexpr int s0 = 4 * decltype(round)::value;
-        if (s0 >= v.S) return;  // uniform across the grid
-        if (lane < wlq)
-#pragma unroll
-            for (int i = 0; i < 4; ++i)
-                partial[warp][lane][i] = make_float4(acc[s0 + i][0], acc[s0 + i][1], acc[s0 + i][2], acc[s0 + i][3]);
-        __syncthreads();
-        for (int o = threadIdx.x; o < 4 * quads_l; o += kThreads) {
-            const int q = o % quads_l, i = o / quads_l;  // the block's l-quad, the round's row
-            const int group = q / wlq, quad = q % wlq;
-            float4 sum = partial[group][quad][i];
-            for (int g = 1; g < groups_k; ++g) {
-                const float4 p = partial[g * groups_l + group][quad][i];
-                sum.x += p.x;
-                sum.y += p.y;
-                sum.z += p.z;
-                sum.w += p.w;
-            }
-            const int s = s0 + i;
-            const int64_t l0 = l_block + 4 * q;
-            if (s < v.S) {
-                const float values[4] = {sum.x, sum.y, sum.z, sum.w};
-#pragma unroll
-                for (int c = 0; c < 4; ++c)
-                    if (l0 + c < v.L) out[s * v.out_s + (l0 + c) * v.out_l] = values[c];
-            }
+    const int lanes_used = lq_count * sg_count;
+    for (int o = threadIdx.x; o < groups_l * lanes_used * 4; o += kThreads) {
+        // o: the row of the s-group (slowest), the row group, the lane (l-quad fastest)
+        const int slot = o % lanes_used, group = o / lanes_used % groups_l, i = o / (lanes_used * groups_l);
+        float4 sum = partial[group][slot][i];
+        for (int g = 1; g < groups_k; ++g) {
+            const float4 p = partial[g * groups_l + group][slot][i];
+            sum.x += p.x;
+            sum.y += p.y;
+            sum.z += p.z;
+            sum.w += p.w;
         }
-        __syncthreads();
-    });
+        const int row = 4 * (slot / lq_count % sg_count) + i;
+        const int64_t l0 = l_block + 4 * (group * lq_count + slot % lq_count);
+        if (row < v.S) {
+            const float values[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+                if (l0 + c < v.L) out[row * v.out_s + (l0 + c) * v.out_l] = values[c];
+        }
+    }
 }
 
 // The launch's shape, from g alone (the slices come from split-K).
@@ -221,8 +205,7 @@ struct Plan {
     XRows x;
     YRows y;
     int S, L;
-    int lane_quads, row_groups;
-    int blocks_per_sm;
+    int lane_quads, s_groups, row_groups;
     int64_t column_blocks;
     int splits;  // K slices split-K should cut
 };
@@ -239,8 +222,8 @@ int64_t column_blocks(int L, int lane_quads, int row_groups) {
     return (L - 1) / per_block + 1;
 }
 
-// Narrowest piece of X along L a warp reads per row when its rows lie along L: 4 quads, 64 bytes.
-constexpr int kMinLaneQuads = 4;
+// Narrowest piece of a row of X along L that a warp reads per load: 2 quads, one 32-byte sector.
+constexpr int kMinLaneQuads = 2;
 // Shortest K slice worth a block of its own (split-K costs a pass over the slices' partial products).
 constexpr int kMinSliceK = 1024;
 
@@ -256,13 +239,14 @@ Plan plan(const GemmArgs& g, int sms) {
         p.x = g.op_a == MM_OP_N ? XRows::kAlongK : XRows::kAlongL;
         p.y = g.op_b == MM_OP_N ? YRows::kAlongS : YRows::kAlongK;
     }
-    p.blocks_per_sm = p.S <= 4 ? SkinnyShape<4>::kMinBlocksPerSm : SkinnyShape<16>::kMinBlocksPerSm;
-    const int64_t wave = int64_t(sms) * p.blocks_per_sm;
+    p.s_groups = ceil_pow2((int64_t(p.S) + 3) / 4);
+    const int64_t wave = int64_t(sms) * kMinBlocksPerSm;
     const int quads = ceil_pow2((int64_t(p.L) + 3) / 4);
+    const int lanes_left = 32 / p.s_groups;
     // Along L as wide as the large side lets the blocks fill a wave; the rest of a block goes along K.
     if (p.x == XRows::kAlongL) {
         p.row_groups = 1;
-        p.lane_quads = quads < 32 ? quads : 32;
+        p.lane_quads = quads < lanes_left ? quads : lanes_left;
         while (p.lane_quads > kMinLaneQuads && column_blocks(p.L, p.lane_quads, 1) < wave) p.lane_quads /= 2;
     } else {
         p.lane_quads = 1;
@@ -278,31 +262,6 @@ Plan plan(const GemmArgs& g, int sms) {
     if (splits > 65535) splits = 65535;  // grid dimension z
     p.splits = splits < 2 ? 1 : int(splits);
     return p;
-}
-
-template <XRows kX, YRows kY, int kS>
-mm_status launch_view(const SkinnyView& v, bool aligned, int64_t column_blocks, cudaStream_t stream,
-                      unsigned slices) {
-    const dim3 grid(unsigned(column_blocks), 1, slices);
-    return with_alignment(aligned, [&](auto a) {
-        return gemm::launch(skinny_kernel<kX, kY, kS, decltype(a)::value>, grid, kThreads, 0, stream, "skinny", v);
-    });
-}
-
-// The kernel instantiation for the plan's layouts and small side.
-mm_status launch_planned(const Plan& p, const SkinnyView& v, bool aligned, cudaStream_t stream, unsigned slices) {
-    const auto by_side = [&](auto x, auto y) {
-        constexpr XRows kX = decltype(x)::value;
-        constexpr YRows kY = decltype(y)::value;
-        return p.S <= 4 ? launch_view<kX, kY, 4>(v, aligned, p.column_blocks, stream, slices)
-                        : launch_view<kX, kY, 16>(v, aligned, p.column_blocks, stream, slices);
-    };
-    const auto by_y = [&](auto x) {
-        return p.y == YRows::kAlongK ? by_side(x, std::integral_constant<YRows, YRows::kAlongK>{})
-                                     : by_side(x, std::integral_constant<YRows, YRows::kAlongS>{});
-    };
-    return p.x == XRows::kAlongL ? by_y(std::integral_constant<XRows, XRows::kAlongL>{})
-                                 : by_y(std::integral_constant<XRows, XRows::kAlongK>{});
 }
 
 // split-K's slice launcher: slices of ktiles_per_split 4-deep K tiles.
@@ -326,9 +285,22 @@ mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gem
     v.slice_stride = out.slice_stride;
     v.k_per_slice = 4 * ktiles_per_split;
     v.lane_quads = p.lane_quads;
+    v.s_groups = p.s_groups;
     v.row_groups = p.row_groups;
+    const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
     const bool aligned = rows_aligned16(v.X, v.ldx) && rows_aligned16(v.Y, v.ldy);
-    return launch_planned(p, v, aligned, stream, unsigned(splits));
+    const auto launch = [&](auto x, auto y) {
+        return with_alignment(aligned, [&](auto a) {
+            constexpr auto kernel = skinny_kernel<decltype(x)::value, decltype(y)::value, decltype(a)::value>;
+            return gemm::launch(kernel, grid, kThreads, 0, stream, "skinny", v);
+        });
+    };
+    using AlongL = std::integral_constant<XRows, XRows::kAlongL>;
+    using AlongK = std::integral_constant<XRows, XRows::kAlongK>;
+    using YAlongK = std::integral_constant<YRows, YRows::kAlongK>;
+    using YAlongS = std::integral_constant<YRows, YRows::kAlongS>;
+    if (p.x == XRows::kAlongL) return p.y == YRows::kAlongK ? launch(AlongL{}, YAlongK{}) : launch(AlongL{}, YAlongS{});
+    return p.y == YRows::kAlongK ? launch(AlongK{}, YAlongK{}) : launch(AlongK{}, YAlongS{});
 }
 
 bool takes_planned(const GemmArgs& g, int splits) { return splits == 1 && skinny::takes(g); }
@@ -345,9 +317,8 @@ namespace skinny {
 
 bool takes(const GemmArgs& g) { return (g.M < g.N ? g.M : g.N) <= kMaxSmallSide; }
 
-constinit const gemm::ConfigDesc kPlanned{"skinny",       {kMaxSmallSide, 128, 4}, SkinnyShape<16>::kMinBlocksPerSm,
-                                          false,          &takes_planned,          &launch_planned_config,
-                                          &pipelined::k64x64x16};
+constinit const gemm::ConfigDesc kPlanned{"skinny",      {kMaxSmallSide, 128, 4}, kMinBlocksPerSm, false,
+                                          &takes_planned, &launch_planned_config, &pipelined::k64x64x16};
 
 }  // namespace skinny
 

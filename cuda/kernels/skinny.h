@@ -6,7 +6,7 @@
 namespace skinny {
 
 // The largest small side (rows of C for M <= N, else columns) the kernel takes.
-inline constexpr int kMaxSmallSide = 16;
+inline constexpr int kMaxSmallSide = 32;
 
 // Whether the kernel takes g: one side of C at most kMaxSmallSide.
 bool takes(const GemmArgs& g);
