@@ -30,6 +30,7 @@
 
 #include <type_traits>
 
+#include "core/copy/cp_async.cuh"
 #include "core/copy/guarded_load.cuh"
 #include "core/device.h"
 #include "core/launch.h"
@@ -68,67 +69,77 @@ struct Quad {
     float4 v[4];
 };
 
-struct Step {
-    Quad x, y;
-};
-
 __device__ __forceinline__ float4 zero4() { return make_float4(0.f, 0.f, 0.f, 0.f); }
 
-// The thread's operands at k. X is read once, so around L1; Y, read by every block, through it. `full`: the four k,
-// four l and four s all lie inside (k_end, L, S) and the rows are aligned: four float4 loads each, unguarded.
-// Otherwise every element is guarded (zero outside, nothing read past k_end).
-template <XRows kX, YRows kY, bool kAligned>
-__device__ __forceinline__ void load_step(Step& st, const SkinnyView& v, int64_t k, int64_t l, int s, int k_end,
-                                          bool full) {
-    using gemm::CachedLoad;
-    using gemm::StreamedLoad;
-    using gemm::guarded_row4;
+// The ring of X in shared memory: per warp kStages steps of 4 rows of 32 lane pieces (16 bytes each), the piece of
+// the lanes' (l-quad, k-quad) at slot lq + lane_quads * kq, so that a warp's 16-byte reads hit consecutive addresses.
+constexpr int kStages = 4;
+constexpr int kSlots = 32;
+constexpr int kStageFloats = 4 * kSlots * 4;
+constexpr int kRingBytes = kWarps * kStages * kStageFloats * int(sizeof(float));
+
+// Copies the thread's piece of X at k into the ring at `dst` (cp.async; what lies outside k_end or L is zero-filled).
+template <XRows kX, bool kAligned>
+__device__ __forceinline__ void copy_x(uint32_t dst, const SkinnyView& v, int64_t k, int64_t l, int k_end) {
     const float* const x = kX == XRows::kAlongL ? v.X + k * v.ldx + l : v.X + l * v.ldx + k;
-    const float* const y = kY == YRows::kAlongS ? v.Y + k * v.ldy + s : v.Y + s * v.ldy + k;
-    if (kAligned && full) {
 #pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            st.x.v[i] = StreamedLoad::four(x + i * v.ldx);
-            st.y.v[i] = CachedLoad::four(y + i * v.ldy);
+    for (int i = 0; i < 4; ++i) {
+        // Elements of this row of the piece inside the matrix (and the slice), from its first.
+        int64_t n = kX == XRows::kAlongL ? (k + i < k_end ? v.L - l : 0) : (l + i < v.L ? k_end - k : 0);
+        n = n < 0 ? 0 : n;
+        const float* const row = x + i * v.ldx;
+        const uint32_t d = dst + i * kSlots * 16;
+        if (kAligned && n >= 4) {
+            gemm::cp_async16(d, row);
+        } else {
+#pragma unroll
+            for (int c = 0; c < 4; ++c) gemm::cp_async4_zfill(d + 4 * c, c < n ? row + c : v.X, c < n);
         }
+    }
+}
+
+// The thread's Y at k, through the caches (guarded: zero outside k_end and S).
+template <YRows kY, bool kAligned>
+__device__ __forceinline__ void load_y(Quad& y, const SkinnyView& v, int64_t k, int s, int k_end) {
+    using gemm::CachedLoad;
+    const float* const base = kY == YRows::kAlongS ? v.Y + k * v.ldy + s : v.Y + s * v.ldy + k;
+    if (kAligned && k + 3 < k_end && s + 3 < v.S) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) y.v[i] = CachedLoad::four(base + i * v.ldy);
         return;
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        if constexpr (kX == XRows::kAlongL)
-            st.x.v[i] = k + i < k_end && l < v.L ? guarded_row4<StreamedLoad>(x + i * v.ldx, 0, int(v.L - l), kAligned)
-                                                 : zero4();
-        else
-            st.x.v[i] = k < k_end && l + i < v.L ? guarded_row4<StreamedLoad>(x + i * v.ldx, 0, int(k_end - k), kAligned)
-                                                 : zero4();
         if constexpr (kY == YRows::kAlongS)
-            st.y.v[i] = k + i < k_end ? guarded_row4<CachedLoad>(y + i * v.ldy, 0, v.S - s, kAligned) : zero4();
+            y.v[i] = k + i < k_end ? gemm::guarded_row4<CachedLoad>(base + i * v.ldy, 0, v.S - s, kAligned) : zero4();
         else
-            st.y.v[i] = k < k_end && s + i < v.S ? guarded_row4<CachedLoad>(y + i * v.ldy, 0, int(k_end - k), kAligned)
-                                                 : zero4();
+            y.v[i] = k < k_end && s + i < v.S
+                         ? gemm::guarded_row4<CachedLoad>(base + i * v.ldy, 0, int(k_end - k), kAligned)
+                         : zero4();
     }
 }
 
 // acc[i][c] += sum over j < 4 of Y(s + i, k + j) X(k + j, l + c).
 template <XRows kX, YRows kY>
-__device__ __forceinline__ void multiply(float (&acc)[4][4], const Step& st) {
+__device__ __forceinline__ void multiply(float (&acc)[4][4], const Quad& x, const Quad& y) {
     using gemm::f4_get;
 #pragma unroll
     for (int j = 0; j < 4; ++j)
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
-            const float y = kY == YRows::kAlongS ? f4_get(st.y.v[j], i) : f4_get(st.y.v[i], j);
+            const float a = kY == YRows::kAlongS ? f4_get(y.v[j], i) : f4_get(y.v[i], j);
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
-                const float x = kX == XRows::kAlongL ? f4_get(st.x.v[j], c) : f4_get(st.x.v[c], j);
-                acc[i][c] = fmaf(y, x, acc[i][c]);
+                const float b = kX == XRows::kAlongL ? f4_get(x.v[j], c) : f4_get(x.v[c], j);
+                acc[i][c] = fmaf(a, b, acc[i][c]);
             }
         }
 }
 
-// kAligned: the rows of X and Y may be read as float4.
+// kAligned: the rows of X and Y may be read 16 bytes at a time.
 template <XRows kX, YRows kY, bool kAligned>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_kernel(const SkinnyView v) {
+    extern __shared__ __align__(16) float ring[];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int lq_count = v.lane_quads, sg_count = v.s_groups, kq_count = 32 / (lq_count * sg_count);
     const int lq = lane % lq_count, sg = lane / lq_count % sg_count, kq = lane / (lq_count * sg_count);
@@ -138,27 +149,48 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_kernel(const
     const int64_t l_block = int64_t(blockIdx.x) * quads_l * 4;
     const int64_t l = l_block + 4 * (row_group * lq_count + lq);
     const int s = 4 * sg;
-    // This slice's K range; the thread's first k, and the k the block advances per step.
+    // This slice's K range; the warp's first k, the thread's, the k the block advances per step, and the warp's steps.
     const int64_t k_begin = int64_t(blockIdx.z) * v.k_per_slice;
     const int k_end = int(min(int64_t(v.K), k_begin + v.k_per_slice));
     const int stride = 4 * groups_k * kq_count;
-    int64_t k = k_begin + 4 * (k_group * kq_count + kq);
+    const int64_t k_warp = k_begin + 4 * (k_group * kq_count);
+    const int64_t k = k_warp + 4 * kq;
+    const int steps = k_warp < k_end ? int((k_end - 1 - k_warp) / stride + 1) : 0;
 
+    // X goes through the ring: lanes of s-group 0 copy their piece kStages - 1 steps ahead (the other s-groups read the
+    // same piece), Y through registers one step ahead.
+    float* const warp_ring = ring + warp * kStages * kStageFloats;
+    const int slot = lq + lq_count * kq;
+    const uint32_t copy_at = gemm::smem_addr(warp_ring + 4 * slot);
+    const bool copier = sg == 0;
+#pragma unroll
+    for (int t = 0; t < kStages - 1; ++t) {
+        if (copier && t < steps) copy_x<kX, kAligned>(copy_at + t * kStageFloats * 4, v, k + int64_t(t) * stride, l, k_end);
+        gemm::cp_async_commit();
+    }
     float acc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int c = 0; c < 4; ++c) acc[i][c] = 0.f;
-    const bool inside = l + 3 < v.L && s + 3 < v.S;  // the thread's l and s; k is checked per step
-    const auto load = [&](Step& st, int64_t at) { load_step<kX, kY, kAligned>(st, v, at, l, s, k_end, inside && at + 3 < k_end); };
-    // The next step's loads are in flight while this step's FMAs run.
-    Step current;
-    load(current, k);
-    for (; k < k_end; k += stride) {
-        Step next;
-        load(next, k + stride);
-        multiply<kX, kY>(acc, current);
-        current = next;
+    Quad y, y_next;
+    load_y<kY, kAligned>(y, v, k, s, k_end);
+    for (int t = 0; t < steps; ++t) {
+        const int ahead = t + kStages - 1;
+        if (copier && ahead < steps)
+            copy_x<kX, kAligned>(copy_at + (ahead % kStages) * kStageFloats * 4, v, k + int64_t(ahead) * stride, l,
+                                 k_end);
+        gemm::cp_async_commit();
+        load_y<kY, kAligned>(y_next, v, k + int64_t(t + 1) * stride, s, k_end);
+        gemm::cp_async_wait<kStages - 1>();
+        __syncwarp();
+        const float4* const piece = reinterpret_cast<const float4*>(warp_ring + (t % kStages) * kStageFloats) + slot;
+        Quad x;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) x.v[i] = piece[i * kSlots];
+        multiply<kX, kY>(acc, x, y);
+        __syncwarp();  // every lane has read this stage before it is copied into again
+        y = y_next;
     }
 
     // The lanes of one (l-quad, s-group) hold sums over different k: a butterfly over the k-quad lane bits.
@@ -292,7 +324,8 @@ mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gem
     const auto launch = [&](auto x, auto y) {
         return with_alignment(aligned, [&](auto a) {
             constexpr auto kernel = skinny_kernel<decltype(x)::value, decltype(y)::value, decltype(a)::value>;
-            return gemm::launch(kernel, grid, kThreads, 0, stream, "skinny", v);
+            MM_TRY(gemm::allow_shared_memory<kernel>(kRingBytes, "cudaFuncSetAttribute(skinny)"));
+            return gemm::launch(kernel, grid, kThreads, kRingBytes, stream, "skinny", v);
         });
     };
     using AlongL = std::integral_constant<XRows, XRows::kAlongL>;
