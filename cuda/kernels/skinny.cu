@@ -4,8 +4,8 @@
 // Technique: such a product reads the large operand once and does at most 64 FLOP per 4-byte element of it, so
 // HBM bandwidth bounds it, not arithmetic. The tiled rungs waste it: their 64- to 256-row tiles are mostly empty,
 // and the few tiles leave most SMs idle. Here every SM streams its own part of the large operand, each element
-// read once with a 16-byte load that bypasses L1, the next step's loads in flight while this step's FMAs run, and
-// the small operand, read by every block, stays in the caches.
+// read once by a 16-byte cp.async into a ring in shared memory that keeps two steps of every warp in flight while
+// it multiplies the third, and the small operand, read by every block, comes from L2 the same way.
 //
 // The problem as this kernel sees it: C's small side S and large side L, C(s, l) = sum_k Y(s, k) X(k, l), with X
 // the large operand (K x L) and Y the small one (S x K). For M <= N, Y = op(A) and X = op(B); otherwise the
@@ -14,9 +14,9 @@
 // x @ W^T; A for op_a = N); every op combination is read as stored.
 //
 // The work: a thread holds 4 x 4 sums, for 4 rows of Y (an s-group) and 4 consecutive l of X along L (kAlongL) or
-// 4 rows of X along K (kAlongK), and takes 4 consecutive k per step: 4 float4 loads of X, 4 of Y, 64 FMAs. A
-// warp's 32 lanes are `lane_quads` l-quads (fastest) by `s_groups` s-groups by the rest along K; the lanes of one
-// l-quad and k-quad read the same X, which one load serves. A block's 8 warps are `row_groups` along L by the rest
+// 4 rows of X along K (kAlongK), and takes 4 consecutive k per step: 4 float4 of X, 4 of Y, 64 FMAs. A warp's 32
+// lanes are `lane_quads` l-quads (fastest) by `s_groups` s-groups by the rest along K; the lanes of one l-quad and
+// k-quad read the same piece of X, which one of them copies (and likewise Y's). A block's 8 warps are `row_groups` along L by the rest
 // along K. The launcher makes the blocks as wide along L as lets them cover about one wave of the GPU, and cuts K
 // into slices (split-K, core/schedule/split_k.h) only where the large side alone cannot fill it. Within a block the
 // partial sums meet in registers (a shuffle butterfly over the lanes along K) and in shared memory (the warps along
@@ -25,7 +25,7 @@
 // Changes vs the tiled rungs: no shared-memory tiles and no tile of C; the work is cut along L and K instead of
 // M and N, the small operand is read from the caches, and one kernel takes every op combination.
 //
-// Parameters: 256 threads, 2 blocks per SM; 16 sums, one step of X and Y in flight per thread.
+// Parameters: 256 threads, 2 blocks per SM; 16 sums per thread; a ring of 3 steps per warp (96 KB a block).
 #include "kernels/skinny.h"
 
 #include <type_traits>
@@ -69,54 +69,57 @@ struct Quad {
     float4 v[4];
 };
 
-__device__ __forceinline__ float4 zero4() { return make_float4(0.f, 0.f, 0.f, 0.f); }
-
-// The ring of X in shared memory: per warp kStages steps of 4 rows of 32 lane pieces (16 bytes each), the piece of
-// the lanes' (l-quad, k-quad) at slot lq + lane_quads * kq, so that a warp's 16-byte reads hit consecutive addresses.
-constexpr int kStages = 4;
+// The ring in shared memory: per warp kStages steps, each 4 rows of 32 lane pieces (16 bytes each) of X, then as many
+// of Y. X's piece of the lanes' (l-quad, k-quad) sits at slot lq + lane_quads * kq, Y's of their (s-group, k-quad) at
+// slot sg + s_groups * kq, so that a warp's 16-byte reads hit consecutive addresses.
+constexpr int kStages = 3;
 constexpr int kSlots = 32;
-constexpr int kStageFloats = 4 * kSlots * 4;
+constexpr int kPieceFloats = 4 * kSlots * 4;  // one operand's pieces of a step
+constexpr int kStageFloats = 2 * kPieceFloats;
 constexpr int kRingBytes = kWarps * kStages * kStageFloats * int(sizeof(float));
+static_assert(kRingBytes >= kWarps * 32 * 4 * 16, "the ring holds the warps' partial sums at the end");
+static_assert(gemm::fits_shared_memory(kRingBytes, kMinBlocksPerSm), "the ring over the shared-memory limits");
 
-// Copies the thread's piece of X at k into the ring at `dst` (cp.async; what lies outside k_end or L is zero-filled).
-template <XRows kX, bool kAligned>
-__device__ __forceinline__ void copy_x(uint32_t dst, const SkinnyView& v, int64_t k, int64_t l, int k_end) {
-    const float* const x = kX == XRows::kAlongL ? v.X + k * v.ldx + l : v.X + l * v.ldx + k;
+// Copies a piece, 4 rows of 4 floats (row i at src + i * ld, of which n[i] lie inside the matrix and the slice), to
+// rows of the ring from dst (cp.async; the rest zero-filled; `any_valid` is an address the zero-fills may name).
+template <bool kAligned>
+__device__ __forceinline__ void copy_piece(uint32_t dst, const float* src, int64_t ld, const int64_t (&n)[4],
+                                           const float* any_valid) {
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        // Elements of this row of the piece inside the matrix (and the slice), from its first.
-        int64_t n = kX == XRows::kAlongL ? (k + i < k_end ? v.L - l : 0) : (l + i < v.L ? k_end - k : 0);
-        n = n < 0 ? 0 : n;
-        const float* const row = x + i * v.ldx;
+        const float* const row = src + i * ld;
         const uint32_t d = dst + i * kSlots * 16;
-        if (kAligned && n >= 4) {
+        if (kAligned && n[i] >= 4) {
             gemm::cp_async16(d, row);
         } else {
 #pragma unroll
-            for (int c = 0; c < 4; ++c) gemm::cp_async4_zfill(d + 4 * c, c < n ? row + c : v.X, c < n);
+            for (int c = 0; c < 4; ++c) gemm::cp_async4_zfill(d + 4 * c, c < n[i] ? row + c : any_valid, c < n[i]);
         }
     }
 }
 
-// The thread's Y at k, through the caches (guarded: zero outside k_end and S).
-template <YRows kY, bool kAligned>
-__device__ __forceinline__ void load_y(Quad& y, const SkinnyView& v, int64_t k, int s, int k_end) {
-    using gemm::CachedLoad;
-    const float* const base = kY == YRows::kAlongS ? v.Y + k * v.ldy + s : v.Y + s * v.ldy + k;
-    if (kAligned && k + 3 < k_end && s + 3 < v.S) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) y.v[i] = CachedLoad::four(base + i * v.ldy);
-        return;
-    }
+// The thread's piece of X at k: rows k + i (along L) or l + i (along K).
+template <XRows kX, bool kAligned>
+__device__ __forceinline__ void copy_x(uint32_t dst, const SkinnyView& v, int64_t k, int64_t l, int k_end) {
+    int64_t n[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        if constexpr (kY == YRows::kAlongS)
-            y.v[i] = k + i < k_end ? gemm::guarded_row4<CachedLoad>(base + i * v.ldy, 0, v.S - s, kAligned) : zero4();
-        else
-            y.v[i] = k < k_end && s + i < v.S
-                         ? gemm::guarded_row4<CachedLoad>(base + i * v.ldy, 0, int(k_end - k), kAligned)
-                         : zero4();
+        n[i] = kX == XRows::kAlongL ? (k + i < k_end ? v.L - l : 0) : (l + i < v.L ? k_end - k : 0);
+        n[i] = n[i] < 0 ? 0 : n[i];
     }
+    copy_piece<kAligned>(dst, kX == XRows::kAlongL ? v.X + k * v.ldx + l : v.X + l * v.ldx + k, v.ldx, n, v.X);
+}
+
+// The thread's piece of Y at k: rows s + i (along K) or k + i (along S).
+template <YRows kY, bool kAligned>
+__device__ __forceinline__ void copy_y(uint32_t dst, const SkinnyView& v, int64_t k, int s, int k_end) {
+    int64_t n[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        n[i] = kY == YRows::kAlongS ? (k + i < k_end ? v.S - s : 0) : (s + i < v.S ? k_end - k : 0);
+        n[i] = n[i] < 0 ? 0 : n[i];
+    }
+    copy_piece<kAligned>(dst, kY == YRows::kAlongS ? v.Y + k * v.ldy + s : v.Y + s * v.ldy + k, v.ldy, n, v.Y);
 }
 
 // acc[i][c] += sum over j < 4 of Y(s + i, k + j) X(k + j, l + c).
@@ -157,40 +160,39 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_kernel(const
     const int64_t k = k_warp + 4 * kq;
     const int steps = k_warp < k_end ? int((k_end - 1 - k_warp) / stride + 1) : 0;
 
-    // X goes through the ring: lanes of s-group 0 copy their piece kStages - 1 steps ahead (the other s-groups read the
-    // same piece), Y through registers one step ahead.
+    // X and Y go through the ring, copied kStages - 1 steps ahead: each piece by one lane of those that read it (X's
+    // by the lanes of s-group 0, Y's by those of l-quad 0).
     float* const warp_ring = ring + warp * kStages * kStageFloats;
-    const int slot = lq + lq_count * kq;
-    const uint32_t copy_at = gemm::smem_addr(warp_ring + 4 * slot);
-    const bool copier = sg == 0;
-#pragma unroll
-    for (int t = 0; t < kStages - 1; ++t) {
-        if (copier && t < steps) copy_x<kX, kAligned>(copy_at + t * kStageFloats * 4, v, k + int64_t(t) * stride, l, k_end);
+    const int x_slot = lq + lq_count * kq, y_slot = sg + sg_count * kq;
+    const uint32_t x_at = gemm::smem_addr(warp_ring + 4 * x_slot);
+    const uint32_t y_at = gemm::smem_addr(warp_ring + kPieceFloats + 4 * y_slot);
+    const auto copy = [&](int t) {
+        const int64_t at = k + int64_t(t) * stride;
+        const uint32_t stage = (t % kStages) * kStageFloats * 4;
+        if (t < steps && sg == 0) copy_x<kX, kAligned>(x_at + stage, v, at, l, k_end);
+        if (t < steps && lq == 0) copy_y<kY, kAligned>(y_at + stage, v, at, s, k_end);
         gemm::cp_async_commit();
-    }
+    };
+#pragma unroll
+    for (int t = 0; t < kStages - 1; ++t) copy(t);
     float acc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int c = 0; c < 4; ++c) acc[i][c] = 0.f;
-    Quad y, y_next;
-    load_y<kY, kAligned>(y, v, k, s, k_end);
     for (int t = 0; t < steps; ++t) {
-        const int ahead = t + kStages - 1;
-        if (copier && ahead < steps)
-            copy_x<kX, kAligned>(copy_at + (ahead % kStages) * kStageFloats * 4, v, k + int64_t(ahead) * stride, l,
-                                 k_end);
-        gemm::cp_async_commit();
-        load_y<kY, kAligned>(y_next, v, k + int64_t(t + 1) * stride, s, k_end);
+        copy(t + kStages - 1);
         gemm::cp_async_wait<kStages - 1>();
         __syncwarp();
-        const float4* const piece = reinterpret_cast<const float4*>(warp_ring + (t % kStages) * kStageFloats) + slot;
-        Quad x;
+        const float4* const stage = reinterpret_cast<const float4*>(warp_ring + (t % kStages) * kStageFloats);
+        Quad x, y;
 #pragma unroll
-        for (int i = 0; i < 4; ++i) x.v[i] = piece[i * kSlots];
+        for (int i = 0; i < 4; ++i) {
+            x.v[i] = stage[i * kSlots + x_slot];
+            y.v[i] = stage[kPieceFloats / 4 + i * kSlots + y_slot];
+        }
         multiply<kX, kY>(acc, x, y);
         __syncwarp();  // every lane has read this stage before it is copied into again
-        y = y_next;
     }
 
     // The lanes of one (l-quad, s-group) hold sums over different k: a butterfly over the k-quad lane bits.
@@ -202,7 +204,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_kernel(const
 
     // The warps of one row group hold sums over different k: added in shared memory, k groups in order; then the
     // slice's piece of C is written.
-    __shared__ float4 partial[kWarps][32][4];  // [warp][lane of k-quad 0][row of the s-group]: 4 l
+    // [warp][lane of k-quad 0][row of the s-group]: 4 l, in the ring, which no copy writes any more
+    gemm::cp_async_wait<0>();
+    __syncthreads();
+    auto& partial = *reinterpret_cast<float4(*)[kWarps][32][4]>(ring);
     if (kq == 0)
 #pragma unroll
         for (int i = 0; i < 4; ++i) partial[warp][lane][i] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
@@ -254,8 +259,9 @@ int64_t column_blocks(int L, int lane_quads, int row_groups) {
     return (L - 1) / per_block + 1;
 }
 
-// Narrowest piece of a row of X along L that a warp reads per load: 2 quads, one 32-byte sector.
-constexpr int kMinLaneQuads = 2;
+// Narrowest piece of a row of X along L that a warp reads per step (where the s-groups leave the lanes): 8 quads,
+// a 128-byte line; pieces of 32 bytes from many rows at once measured slower.
+constexpr int kMinLaneQuads = 8;
 // Shortest K slice worth a block of its own (split-K costs a pass over the slices' partial products).
 constexpr int kMinSliceK = 1024;
 
