@@ -10,7 +10,7 @@ shapes are generated from the feature alone and are none of the shape grid's (ma
 measures the choice on shapes nobody tuned to. Every configuration of best is timed at every shape of its sweep
 (forced through mm_best_force), and the fastest makes the row:
 - skinny: C of S rows (and of S columns) against 4096 x 4096, S from 1 to 32: the skinny kernel up to the
-  largest S below which it wins every shape (kSkinnyMaxSide);
+  largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
 - panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
   the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
 - short K: squares at K = 32, no split-K: a row per range of output elements per SM (kShortKRows);
@@ -104,7 +104,8 @@ def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str,
 
 
 def skinny_max_side(measurements: list[dict]) -> int:
-    """The largest small side up to which the skinny kernel is the fastest at every shape of its sweep (0: none)."""
+    """The largest small side up to which the skinny kernel is the fastest at every shape of the measurements (0:
+    none)."""
     best = 0
     for side in sorted({min(row["M"], row["N"]) for row in measurements}):
         if not all(fastest(row) == SKINNY_NAME for row in measurements if min(row["M"], row["N"]) == side):
@@ -133,7 +134,10 @@ def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
 def tables(measurements: list[dict], sms: int) -> dict:
     """Every table of best_table.h from the sweeps' measurements."""
     of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
-    return {"skinny_max_side": skinny_max_side(of("skinny")), "panels": panel_rows(of("panels")),
+    skinny = of("skinny")
+    return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
+            "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
+            "panels": panel_rows(of("panels")),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
 
 
@@ -162,9 +166,10 @@ struct PanelRow {{
     const char* few_columns;  // and for C of that many columns
 }};
 
-// C with at most this many rows or columns: the skinny kernel (fastest at every small side up to it, against
+// C with at most this many rows, or columns: the skinny kernel (fastest at every small side up to it, against
 // {AGAINST} x {AGAINST}).
-inline constexpr int kSkinnyMaxSide = {t["skinny_max_side"]};
+inline constexpr int kSkinnyMaxRows = {t["skinny_max_rows"]};
+inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 
 // Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {{

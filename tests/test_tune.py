@@ -51,10 +51,10 @@ def test_panel_rows_merge_sides_with_the_same_winners():
 
 
 def test_the_rendered_file_holds_the_rows_by_name():
-    text = render({"skinny_max_side": 12, "panels": [(32, "pipelined 32x128x16", "pipelined 128x32x16")],
+    text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "panels": [(32, "pipelined 32x128x16", "pipelined 128x32x16")],
                    "short_k": [("INT64_MAX", "pipelined 128x128x16", [4096])],
                    "squares": [(100, "pipelined 64x64x16", [256]), ("INT64_MAX", "tma 128x256x32", [4096])]})
-    assert "inline constexpr int kSkinnyMaxSide = 12;" in text
+    assert "inline constexpr int kSkinnyMaxRows = 12;" in text and "inline constexpr int kSkinnyMaxColumns = 3;" in text
     assert '{32, "pipelined 32x128x16", "pipelined 128x32x16"},' in text
     assert '{INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32' in text
     assert '{100, "pipelined 64x64x16"},  // fastest at 256^2' in text

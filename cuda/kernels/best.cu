@@ -3,7 +3,8 @@
 //
 // Technique: no new kernel; a dispatcher that decides from features of the shape, through tables that the tuner
 // (`python -m matmul_opt.tune`) measures and writes (best_table.h):
-// - a small side: C with at most kSkinnyMaxSide rows or columns reads its large operand once and is bound by HBM
+// - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
+//   is bound by HBM
 //   bandwidth; the skinny kernel streams it with every SM;
 // - a panel: C with a few dozen to a few hundred rows or columns, where square tiles would be mostly empty: the
 //   panel rows name a tile of a matching height for each range of the small side and each orientation;
@@ -189,7 +190,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     const Tables* t = tables();
     if (t == nullptr) return MM_ERR_CUDA;
     const int small_side = g.M < g.N ? g.M : g.N;
-    if (small_side <= best_table::kSkinnyMaxSide && skinny::takes(g)) {
+    if (small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) && skinny::takes(g)) {
         *choice = {&skinny::kPlanned, 1};
         return MM_OK;
     }

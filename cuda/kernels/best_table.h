@@ -16,25 +16,33 @@ struct PanelRow {
     const char* few_columns;  // and for C of that many columns
 };
 
-// C with at most this many rows or columns: the skinny kernel (fastest at every small side up to it, against
+// C with at most this many rows, or columns: the skinny kernel (fastest at every small side up to it, against
 // 4096 x 4096).
-inline constexpr int kSkinnyMaxSide = 16;
+inline constexpr int kSkinnyMaxRows = 4;
+inline constexpr int kSkinnyMaxColumns = 2;
 
 // Panels (against 4096 x 4096, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {
     {32, "pipelined 32x128x16", "pipelined 128x32x16"},
-    {64, "pipelined 64x128x16", "pipelined 128x64x16"},
+    {64, "pipelined 64x128x16", "pipelined 64x64x16"},
+    {96, "pipelined 32x128x16", "pipelined 64x128x16"},
+    {128, "pipelined 128x256x16", "pipelined 64x128x16"},
+    {192, "pipelined 64x128x16", "pipelined 128x64x16"},
+    {256, "pipelined 128x256x16", "pipelined 128x256x16"},
 };
 
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
 
 inline constexpr Row kShortKRows[] = {
-    {INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32
+    {15887, "pipelined 32x128x16"},  // fastest at 1024^2, K = 32
+    {47662, "tma 128x128x16"},  // fastest at 2048^2, K = 32
+    {381300, "pipelined 64x128x16"},  // fastest at 3072^2, 4096^2, 6144^2, K = 32
+    {INT64_MAX, "pipelined 128x64x16"},  // fastest at 8192^2, K = 32
 };
 
 inline constexpr Row kRows[] = {
-    {2978, "pipelined 64x64x16"},  // fastest at 256^2, 384^2, 512^2
+    {2978, "pipelined 32x128x16"},  // fastest at 256^2, 384^2, 512^2
     {11915, "tma 128x64x32"},  // fastest at 768^2, 1024^2
     {23831, "streamk 128x128x16"},  // fastest at 1536^2
     {47662, "tma 128x256x32 k16"},  // fastest at 2048^2
