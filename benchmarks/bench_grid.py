@@ -7,9 +7,9 @@ how); setup_cache also measures the HBM read bandwidth once per run, which the r
 from __future__ import annotations
 
 try:  # first: bench_kernels finds matmul_opt in a checkout that is not pip-installed
-    from .bench_kernels import BASELINE, SkipNotImplemented, _OnDevice, measure
+    from .bench_kernels import BASELINE, _OnDevice, measure, pct_of_baseline
 except ImportError:  # imported as a top-level module
-    from bench_kernels import BASELINE, SkipNotImplemented, _OnDevice, measure
+    from bench_kernels import BASELINE, _OnDevice, measure, pct_of_baseline
 
 import matmul_opt  # noqa: E402
 from matmul_opt.shape_grid import GRID, roofline_ms  # noqa: E402
@@ -42,11 +42,7 @@ class GridSgemm(_OnDevice):
 
     def track_pct_of_cublas(self, probe, kernel, shape):
         """100 * cuBLAS time / kernel time, both from this run (> 100: faster than cuBLAS fp32)."""
-        if kernel == BASELINE:
-            return 100.0
-        if not probe["available"].get(BASELINE, False):
-            raise SkipNotImplemented(f"{BASELINE} is not available on this machine")
-        return 100.0 * measure(probe["dir"], BASELINE, SHAPES[shape].name)["ms"] / self.result["ms"]
+        return pct_of_baseline(probe, kernel, SHAPES[shape].name, self.result)
 
     track_pct_of_cublas.unit = "%"
 

@@ -124,6 +124,19 @@ def measure(cache_dir: str, kernel: str, shape: str) -> dict:
     return data
 
 
+def pct_of_baseline(probe: dict, kernel: str, shape: str, result: dict) -> float:
+    """100 * the baseline's (cuBLAS's) time at `shape` in this run / `result`'s time."""
+    if kernel == BASELINE:
+        return 100.0
+    if not probe["available"].get(BASELINE, False):
+        raise SkipNotImplemented(f"{BASELINE} is not available on this machine")
+    try:
+        baseline = measure(probe["dir"], BASELINE, shape)
+    except NotImplementedError as exc:
+        raise SkipNotImplemented(str(exc)) from exc
+    return 100.0 * baseline["ms"] / result["ms"]
+
+
 class _OnDevice:
     """What every suite here shares: one value per process, and a device probe that skips with its reason."""
 
@@ -174,15 +187,7 @@ class Sgemm(_OnDevice):
 
     def track_pct_of_cublas(self, probe, kernel, shape):
         """100 * cuBLAS time / kernel time, both from this run (> 100 means faster than cuBLAS fp32)."""
-        if kernel == BASELINE:
-            return 100.0
-        if not probe["available"].get(BASELINE, False):
-            raise SkipNotImplemented(f"{BASELINE} is not available on this machine")
-        try:
-            baseline = measure(probe["dir"], BASELINE, shape)
-        except NotImplementedError as exc:
-            raise SkipNotImplemented(str(exc)) from exc
-        return 100.0 * baseline["ms"] / self.result["ms"]
+        return pct_of_baseline(probe, kernel, shape, self.result)
 
     track_pct_of_cublas.unit = "%"
 

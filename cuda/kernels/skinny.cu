@@ -80,46 +80,38 @@ constexpr int kRingBytes = kWarps * kStages * kStageFloats * int(sizeof(float));
 static_assert(kRingBytes >= kWarps * 32 * 4 * 16, "the ring holds the warps' partial sums at the end");
 static_assert(gemm::fits_shared_memory(kRingBytes, kMinBlocksPerSm), "the ring over the shared-memory limits");
 
-// Copies a piece, 4 rows of 4 floats (row i at src + i * ld, of which n[i] lie inside the matrix and the slice), to
-// rows of the ring from dst (cp.async; the rest zero-filled; `any_valid` is an address the zero-fills may name).
+// Copies a piece of `matrix`, rows row .. row + 3 by columns col .. col + 3, to rows of the ring from dst (cp.async);
+// what lies past row_end or col_end is zero-filled.
 template <bool kAligned>
-__device__ __forceinline__ void copy_piece(uint32_t dst, const float* src, int64_t ld, const int64_t (&n)[4],
-                                           const float* any_valid) {
+__device__ __forceinline__ void copy_piece(uint32_t dst, const float* matrix, int64_t ld, int64_t row, int64_t row_end,
+                                           int64_t col, int64_t col_end) {
+    const int64_t inside = col_end - col;  // columns of a row inside
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        const float* const row = src + i * ld;
+        const float* const from = matrix + (row + i) * ld + col;
+        const int64_t n = row + i < row_end && inside > 0 ? inside : 0;
         const uint32_t d = dst + i * kSlots * 16;
-        if (kAligned && n[i] >= 4) {
-            gemm::cp_async16(d, row);
+        if (kAligned && n >= 4) {
+            gemm::cp_async16(d, from);
         } else {
 #pragma unroll
-            for (int c = 0; c < 4; ++c) gemm::cp_async4_zfill(d + 4 * c, c < n[i] ? row + c : any_valid, c < n[i]);
+            for (int c = 0; c < 4; ++c) gemm::cp_async4_zfill(d + 4 * c, c < n ? from + c : matrix, c < n);
         }
     }
 }
 
-// The thread's piece of X at k: rows k + i (along L) or l + i (along K).
+// The thread's piece of X at k: rows k + i by l .. l + 3 (along L), or rows l + i by k .. k + 3 (along K).
 template <XRows kX, bool kAligned>
 __device__ __forceinline__ void copy_x(uint32_t dst, const SkinnyView& v, int64_t k, int64_t l, int k_end) {
-    int64_t n[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        n[i] = kX == XRows::kAlongL ? (k + i < k_end ? v.L - l : 0) : (l + i < v.L ? k_end - k : 0);
-        n[i] = n[i] < 0 ? 0 : n[i];
-    }
-    copy_piece<kAligned>(dst, kX == XRows::kAlongL ? v.X + k * v.ldx + l : v.X + l * v.ldx + k, v.ldx, n, v.X);
+    if constexpr (kX == XRows::kAlongL) copy_piece<kAligned>(dst, v.X, v.ldx, k, k_end, l, v.L);
+    else copy_piece<kAligned>(dst, v.X, v.ldx, l, v.L, k, k_end);
 }
 
-// The thread's piece of Y at k: rows s + i (along K) or k + i (along S).
+// The thread's piece of Y at k: rows s + i by k .. k + 3 (along K), or rows k + i by s .. s + 3 (along S).
 template <YRows kY, bool kAligned>
 __device__ __forceinline__ void copy_y(uint32_t dst, const SkinnyView& v, int64_t k, int s, int k_end) {
-    int64_t n[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        n[i] = kY == YRows::kAlongS ? (k + i < k_end ? v.S - s : 0) : (s + i < v.S ? k_end - k : 0);
-        n[i] = n[i] < 0 ? 0 : n[i];
-    }
-    copy_piece<kAligned>(dst, kY == YRows::kAlongS ? v.Y + k * v.ldy + s : v.Y + s * v.ldy + k, v.ldy, n, v.Y);
+    if constexpr (kY == YRows::kAlongK) copy_piece<kAligned>(dst, v.Y, v.ldy, s, v.S, k, k_end);
+    else copy_piece<kAligned>(dst, v.Y, v.ldy, k, k_end, s, v.S);
 }
 
 // acc[i][c] += sum over j < 4 of Y(s + i, k + j) X(k + j, l + c).
