@@ -45,7 +45,7 @@ if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
         step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt; tail -2 $OUT/ab.txt"
     fi
     step paired bash -c "python3 scripts/paired_ratio.py 30 > $R/paired-h200.txt 2>&1; cat $R/paired-h200.txt"
-    step report bash -c "python3 -m matmul_opt --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --sustained-sizes 4096 8192 --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -40 $R/report-h200.txt"
+    step report bash -c "python3 -m matmul_opt --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --sustained-sizes 4096 8192 --grid --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -40 $R/report-h200.txt"
     step tune bash -c "python3 -m matmul_opt.tune --json $R/tune-h200.json > $R/tune-h200.txt 2>&1; tail -14 $R/tune-h200.txt"
     step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; tail -5 $R/leak-check.log"
     step end-to-end bash -c "python3 scripts/end_to_end.py > $R/end-to-end.txt 2>&1; cat $R/end-to-end.txt"

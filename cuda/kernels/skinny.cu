@@ -252,7 +252,7 @@ int64_t column_blocks(int L, int lane_quads, int row_groups) {
 }
 
 // Narrowest piece of a row of X along L that a warp reads per step (where the s-groups leave the lanes): 8 quads,
-// a 128-byte line; pieces of 32 bytes from many rows at once measured slower.
+// a 128-byte line, rather than 16- or 32-byte pieces of many rows at once.
 constexpr int kMinLaneQuads = 8;
 // Shortest K slice worth a block of its own (split-K costs a pass over the slices' partial products).
 constexpr int kMinSliceK = 1024;
