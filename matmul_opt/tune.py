@@ -13,6 +13,9 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
 - panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
   the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
+- long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
+  where it stops winning, and each configuration's TFLOPS at the largest square, which every tile divides; best
+  takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
 - short K: squares at K = 32, no split-K: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), no split-K: likewise (kRows). Each bound lies halfway
   (geometrically) between the per-SM sizes where the winner changes.
@@ -36,9 +39,13 @@ SIZES = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
 SHORT_K_SIZES = [1024, 2048, 3072, 4096, 6144, 8192]
 SHORT_K = 32
 SHORT_K_MAX = 128  # the short-K table applies up to this K (the shape grid's short-K class)
-SKINNY_SIDES = [1, 2, 4, 8, 12, 16, 24, 32]
+SKINNY_SIDES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
 SKINNY_NAME = "skinny"
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
+SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
+LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
+LONG_K = 131072
+LONG_K_MIN = 16384  # the long-K table applies from this K (the shape grid's long-K class)
 AGAINST = 4096  # the large side and K of the skinny and panel sweeps
 AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
 
@@ -62,6 +69,7 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
         shapes += [("skinny", side, AGAINST, AGAINST, AUTO_SPLITS), ("skinny", AGAINST, side, AGAINST, AUTO_SPLITS)]
     for side in PANEL_SIDES:
         shapes += [("panels", side, AGAINST, AGAINST, AUTO_SPLITS), ("panels", AGAINST, side, AGAINST, AUTO_SPLITS)]
+    shapes += [("long_k", side, side, LONG_K, AUTO_SPLITS) for side in LONG_K_SIDES]
     return shapes
 
 
@@ -74,8 +82,8 @@ def measure(repetitions: int) -> list[dict]:
         for sweep, M, N, K, splits in sweeps():
             times = {}
             for config, name in enumerate(names):
-                if name == SKINNY_NAME and sweep != "skinny":
-                    continue  # the skinny kernel runs its fallback outside its sweep
+                if name == SKINNY_NAME and (sweep not in ("skinny", "long_k") or min(M, N) > SKINNY_MAX_SIDE):
+                    continue  # elsewhere the skinny kernel is not a candidate, or runs its fallback
                 print(f"  {sweep} {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
                 check(lib.mm_best_force(config, splits))
                 times[name] = benchmark("best", M, N, K, warmup=2, repetitions=repetitions).ms
@@ -114,6 +122,23 @@ def skinny_max_side(measurements: list[dict]) -> int:
     return best
 
 
+def long_k_rule(measurements: list[dict], sms: int) -> dict:
+    """The long-K rule from squares at a long K: the largest output elements per SM of the sweep; how far the
+    skinny kernel reaches (halfway, geometrically, between the last square it wins from the smallest on and the
+    next); and every other configuration's TFLOPS at the largest square, which every tile divides."""
+    rows = sorted(measurements, key=lambda row: row["M"] * row["N"])
+    mn = [row["M"] * row["N"] / sms for row in rows]
+    won = 0
+    while won < len(rows) and fastest(rows[won]) == SKINNY_NAME:
+        won += 1
+    skinny_bound = 0 if won == 0 else math.ceil(mn[-1]) if won == len(rows) else int(math.sqrt(mn[won - 1] * mn[won]))
+    largest = rows[-1]
+    flops = 2 * largest["M"] * largest["N"] * largest["K"]
+    rates = [(name, round(flops / (ms * 1e9), 2)) for name, ms in largest["ms"].items() if name != SKINNY_NAME]
+    return {"max_mn_per_sm": math.ceil(mn[-1]), "skinny_max_mn_per_sm": skinny_bound, "rates": rates,
+            "largest": largest["M"], "skinny_sides": [row["M"] for row in rows[:won]]}
+
+
 def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
     """[(max_small_side, fastest with few rows, fastest with few columns)] per measured side, equal neighbours
     merged into the larger bound."""
@@ -138,6 +163,7 @@ def tables(measurements: list[dict], sms: int) -> dict:
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "panels": panel_rows(of("panels")),
+            "long_k": long_k_rule(of("long_k"), sms),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
 
 
@@ -148,6 +174,7 @@ def render(t: dict) -> str:
                        for bound, config, sizes in rows)
 
     panels = "".join(f'    {{{side}, "{few_rows}", "{few_columns}"}},\n' for side, few_rows, few_columns in t["panels"])
+    rates = "".join(f'    {{"{name}", {tflops}}},\n' for name, tflops in t["long_k"]["rates"])
     return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
 #pragma once
 
@@ -158,6 +185,11 @@ namespace best_table {{
 struct Row {{
     int64_t max_mn_per_sm;  // the row applies up to this many output elements per SM
     const char* config;     // the configuration's name
+}};
+
+struct Rate {{
+    const char* config;  // the configuration's name
+    double tflops;       // its throughput on a C that its tiles cover exactly
 }};
 
 struct PanelRow {{
@@ -174,6 +206,17 @@ inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 // Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {{
 {panels}}};
+
+// A long K over a small C: K from kLongKMin and at most kLongKMaxMnPerSm output elements per SM (squares up to
+// {t["long_k"]["largest"]}^2 at K = {LONG_K}, the split-K rule's slices). The skinny kernel up to kLongKSkinnyMaxMnPerSm
+// (fastest at {", ".join(f"{s}^2" for s in t["long_k"]["skinny_sides"]) or "none"}); else the configuration whose tiles cover C in the least time at its TFLOPS at
+// {t["long_k"]["largest"]}^2 (kLongKRates).
+inline constexpr int kLongKMin = {LONG_K_MIN};
+inline constexpr int64_t kLongKMaxMnPerSm = {t["long_k"]["max_mn_per_sm"]};
+inline constexpr int64_t kLongKSkinnyMaxMnPerSm = {t["long_k"]["skinny_max_mn_per_sm"]};
+
+inline constexpr Rate kLongKRates[] = {{
+{rates}}};
 
 // K up to this: the short-K table (squares at K = {SHORT_K}).
 inline constexpr int kShortKMax = {SHORT_K_MAX};

@@ -66,6 +66,23 @@ def test_skinny_on_short_and_long_k(shape, ops):
     assert_accurate(C, a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")
 
 
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(1, 4096, 4096), (1, 5000, 9000), (6000, 3, 5000), (8, 4096, 4096)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_skinny_sums_a_clusters_slices_in_a_fixed_order(shape, ops):
+    """Large sides that leave much of the GPU idle: K cut into 2 to 8 slices, which a thread block cluster adds up
+    in shared memory (sm_90), the same bits every time."""
+    M, N, K = shape
+    A, B, a, b = operands(M, N, K, *ops, seed=M + N + 2 * ops[0] + ops[1])
+    results = []
+    for _ in range(2):
+        C = torch.full((M, N), float("nan"), device="cuda")
+        gemm("skinny", *ops, A, B, C)
+        results.append(C)
+    assert_accurate(results[0], a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")
+    assert torch.equal(results[0], results[1])
+
+
 def unaligned(rows, cols, generator):
     """A rows x cols tensor uniform in [-1, 1] whose base and leading dimension are not multiples of 16 bytes."""
     storage = torch.rand(rows, cols + 3, device="cuda", generator=generator) * 2 - 1

@@ -102,7 +102,17 @@ GraphLaunches::GraphLaunches() { ++thread_graphs.depth; }
 GraphLaunches::~GraphLaunches() { --thread_graphs.depth; }
 
 mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream, void** args,
-                      const char* what) {
+                      const char* what, unsigned cluster_z) {
+    if (cluster_z > 1) {
+        cudaLaunchAttribute cluster{};
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = 1;
+        cluster.val.clusterDim.y = 1;
+        cluster.val.clusterDim.z = cluster_z;
+        cudaLaunchConfig_t config{grid, block, smem_bytes, stream, &cluster, 1};
+        cudaLaunchKernelExC(&config, kernel, args);
+        return mm_check_launch(what);
+    }
     if (thread_graphs.depth > 0 && graph_launch_allowed(stream)) {
         int device = 0;
         if (cudaGetDevice(&device) == cudaSuccess &&

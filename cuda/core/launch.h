@@ -29,25 +29,34 @@ class GraphLaunches {
     GraphLaunches& operator=(const GraphLaunches&) = delete;
 };
 
-// Enqueues `kernel` with the argument array `args` (one pointer per parameter) on `stream` of the current GPU, and
-// names `what` in the error it returns.
+// Enqueues `kernel` with the argument array `args` (one pointer per parameter) on `stream` of the current GPU, in
+// thread block clusters of cluster_z blocks along z where cluster_z > 1 (sm_90; always a direct launch, as a graph's
+// node would need the cluster shape as an attribute of its own), and names `what` in the error it returns.
 mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream, void** args,
-                      const char* what);
+                      const char* what, unsigned cluster_z = 1);
 
-// Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...), the arguments converted to the kernel's parameter
-// types, and names `what` in the error it returns.
+// Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...) in clusters of cluster_z blocks along z, the
+// arguments converted to the kernel's parameter types, and names `what` in the error it returns.
 template <typename... Params, typename... Args>
-mm_status launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
-                 const char* what, Args&&... args) {
+mm_status launch_in_clusters(unsigned cluster_z, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes,
+                             cudaStream_t stream, const char* what, Args&&... args) {
     static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
     static_assert(sizeof...(Params) > 0, "kernels here take arguments");
     std::tuple<std::remove_cvref_t<Params>...> values(std::forward<Args>(args)...);
     return std::apply(
         [&](auto&... value) {
             void* pointers[] = {static_cast<void*>(&value)...};
-            return launch_with(reinterpret_cast<const void*>(kernel), grid, block, smem_bytes, stream, pointers, what);
+            return launch_with(reinterpret_cast<const void*>(kernel), grid, block, smem_bytes, stream, pointers, what,
+                               cluster_z);
         },
         values);
+}
+
+// Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...), as launch_in_clusters without clusters.
+template <typename... Params, typename... Args>
+mm_status launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
+                 const char* what, Args&&... args) {
+    return launch_in_clusters(1, kernel, grid, block, smem_bytes, stream, what, std::forward<Args>(args)...);
 }
 
 }  // namespace gemm

@@ -3,6 +3,10 @@
 //
 // Technique: no new kernel; a dispatcher that decides from features of the shape, through tables that the tuner
 // (`python -m matmul_opt.tune`) measures and writes (best_table.h):
+// - a long K over a small C (K from kLongKMin, M*N per SM up to kLongKMaxMnPerSm): few output tiles, so the
+//   configurations that split K fill the GPU whatever their tile, and what differs is how much of each tile C
+//   fills and how fast the tile streams: best takes the one whose tiles, padded to cover C, take the least time at
+//   the rate the tuner measured for it on a C that every tile divides (the skinny kernel for the smallest C);
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM
 //   bandwidth; the skinny kernel streams it with every SM;
@@ -127,8 +131,10 @@ struct Tables {
     static constexpr int kRowCount = int(sizeof(best_table::kRows) / sizeof(best_table::kRows[0]));
     static constexpr int kShortKCount = int(sizeof(best_table::kShortKRows) / sizeof(best_table::kShortKRows[0]));
     static constexpr int kPanelCount = int(sizeof(best_table::kPanelRows) / sizeof(best_table::kPanelRows[0]));
+    static constexpr int kLongKRateCount = int(sizeof(best_table::kLongKRates) / sizeof(best_table::kLongKRates[0]));
     const ConfigDesc* rows[kRowCount];
     const ConfigDesc* short_k[kShortKCount];
+    const ConfigDesc* long_k_rates[kLongKRateCount];
     const ConfigDesc* panel_rows[kPanelCount];  // C of few rows
     const ConfigDesc* panel_columns[kPanelCount];  // C of few columns
     const char* unknown = nullptr;  // the first name best does not have
@@ -141,6 +147,7 @@ struct Tables {
         };
         for (int i = 0; i < kRowCount; ++i) rows[i] = look_up(best_table::kRows[i].config);
         for (int i = 0; i < kShortKCount; ++i) short_k[i] = look_up(best_table::kShortKRows[i].config);
+        for (int i = 0; i < kLongKRateCount; ++i) long_k_rates[i] = look_up(best_table::kLongKRates[i].config);
         for (int i = 0; i < kPanelCount; ++i) {
             panel_rows[i] = look_up(best_table::kPanelRows[i].few_rows);
             panel_columns[i] = look_up(best_table::kPanelRows[i].few_columns);
@@ -183,12 +190,38 @@ int splits_for(const ConfigDesc& config, const GemmArgs& g, int sms) {
     return gemm::choose_splits(gemm::output_tiles(g, config.block), g.K, sms, config.blocks_per_sm);
 }
 
-// The whole heuristic: the skinny kernel for a small side; a panel's tile; else a lookup on M*N per SM (in the
+// The long-K rule's configuration for g, or nullptr where g is not a long K over a small C: the skinny kernel for
+// the smallest C it takes; else the configuration whose tiles, padded to cover C, take the least time at its rate.
+const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int64_t mn_per_sm) {
+    if (g.K < best_table::kLongKMin || mn_per_sm > best_table::kLongKMaxMnPerSm) return nullptr;
+    if (mn_per_sm <= best_table::kLongKSkinnyMaxMnPerSm && skinny::takes(g)) return &skinny::kPlanned;
+    const ConfigDesc* fastest = nullptr;
+    double least = 0;
+    for (int i = 0; i < Tables::kLongKRateCount; ++i) {
+        const ConfigDesc* config = t.long_k_rates[i];
+        const double covered = double(gemm::output_tiles(g, config->block)) * config->block.m * config->block.n;
+        const double time = covered / best_table::kLongKRates[i].tflops;
+        if (fastest == nullptr || time < least) {
+            fastest = config;
+            least = time;
+        }
+    }
+    return fastest;
+}
+
+// The whole heuristic: the long-K rule for a long K over a small C; the skinny kernel for a small side; a panel's
+// tile; else a lookup on M*N per SM (in the
 // short-K table for a short K), the bulk-copy -> cp.async substitution where the copy engine cannot run, a step down
 // while the last wave is too ragged; then the split-K rule.
 mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     const Tables* t = tables();
     if (t == nullptr) return MM_ERR_CUDA;
+    const int64_t mn_per_sm = int64_t(g.M) * g.N / sms;
+    if (const ConfigDesc* long_k = long_k_choice(*t, g, mn_per_sm); long_k != nullptr) {
+        const ConfigDesc* config = runnable(long_k, g);
+        *choice = {config, splits_for(*config, g, sms)};
+        return MM_OK;
+    }
     const int small_side = g.M < g.N ? g.M : g.N;
     if (small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) && skinny::takes(g)) {
         *choice = {&skinny::kPlanned, 1};
@@ -201,7 +234,6 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
             return MM_OK;
         }
     }
-    const int64_t mn_per_sm = int64_t(g.M) * g.N / sms;
     const ConfigDesc* config = runnable(g.K <= best_table::kShortKMax
                                             ? by_mn_per_sm(best_table::kShortKRows, t->short_k, mn_per_sm)
                                             : by_mn_per_sm(best_table::kRows, t->rows, mn_per_sm),

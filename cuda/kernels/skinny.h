@@ -5,10 +5,13 @@
 
 namespace skinny {
 
-// The largest small side (rows of C for M <= N, else columns) the kernel takes.
+// The largest small side (rows of C for M <= N, else columns) the kernel takes: where the large operand is stored
+// with its rows along C's large side; along K, at most kMaxSmallSideAlongK.
 inline constexpr int kMaxSmallSide = 32;
+inline constexpr int kMaxSmallSideAlongK = 16;
 
-// Whether the kernel takes g: one side of C at most kMaxSmallSide.
+// Whether the kernel takes g: a small side of at most kMaxSmallSide, or kMaxSmallSideAlongK, by how the large
+// operand is stored.
 bool takes(const GemmArgs& g);
 
 // The kernel with the split of K and the block shape it plans itself (splits = 1 only); elsewhere its fallback,

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from matmul_opt import _library, benchmark, benchmark_read_bandwidth, device_info  # noqa: E402
 from matmul_opt.shape_grid import GRID, roofline_ms  # noqa: E402
-from matmul_opt.tune import AUTO_SPLITS, SKINNY_NAME, config_names  # noqa: E402
+from matmul_opt.tune import AUTO_SPLITS, SKINNY_MAX_SIDE, SKINNY_NAME, config_names  # noqa: E402
 
 
 def main() -> int:
@@ -31,7 +31,7 @@ def main() -> int:
                  "best": benchmark("best", M, N, K, warmup=2, repetitions=5).ms}
         try:
             for config, name in enumerate(names):
-                if name == SKINNY_NAME and min(M, N) > 16:
+                if name == SKINNY_NAME and min(M, N) > SKINNY_MAX_SIDE:
                     continue
                 _library.check(lib.mm_best_force(config, AUTO_SPLITS))
                 times[name] = benchmark("best", M, N, K, warmup=2, repetitions=5).ms
