@@ -1,10 +1,16 @@
-"""CPU tier: the figure columns of the README's and docs/ladder.md's kernel tables are those of the committed
-report (scripts/doc_figures.py writes them), and the generator puts a changed figure back."""
+"""The figure columns of the README's and docs/ladder.md's kernel tables are those of the committed report
+(scripts/doc_figures.py writes them), and the generator puts a changed figure back (CPU tier); the README's quick
+start prints what it shows (its kernel listing on the CPU tier, the whole of it on the GPU tier)."""
+import doctest
 import importlib.util
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("doc_figures", ROOT / "scripts" / "doc_figures.py")
@@ -37,3 +43,31 @@ def test_labels_name_the_report_shapes():
     assert doc_figures.shape_of_label("4095×4097×4093") == "4095x4097x4093"
     assert doc_figures.kernel_of_label(" `wgmma_3xtf32` ") == "wgmma_3xtf32"
     assert doc_figures.kernel_of_label("shape") is None
+
+
+def readme_quick_start() -> list:
+    """The examples of the README's quick start (its Python block), as doctest reads them."""
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## Quick start\n\n```python\n(.*?)```", text, re.S)
+    assert block, "README.md: no Python block under '## Quick start'"
+    return doctest.DocTestParser().get_examples(block.group(1))
+
+
+def failures_of(examples: list) -> str:
+    """What doctest reports for the examples run in order in one namespace (empty when every output matches)."""
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(doctest.DocTest(examples, {}, "README quick start", "README.md", 0, None), out=report.write)
+    return report.getvalue() if runner.failures else ""
+
+
+def test_the_readme_lists_the_kernels_this_build_registers():
+    examples = readme_quick_start()
+    listing = [i for i, e in enumerate(examples) if "kernel_names()" in e.source]
+    assert listing, "the quick start no longer lists the kernels"
+    assert failures_of(examples[:listing[0] + 1]) == ""
+
+
+@pytest.mark.gpu
+def test_the_readme_quick_start_prints_what_it_shows():
+    assert failures_of(readme_quick_start()) == ""
