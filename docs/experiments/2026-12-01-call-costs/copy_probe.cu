@@ -1,6 +1,7 @@
 // CPU copy rates from pageable into pinned memory on the GPU machine: by thread count, with memcpy and with
 // non-temporal (streaming) stores, alone and while the copy engine streams another pinned buffer to the GPU.
 //   nvcc -O2 -std=c++17 -Xcompiler -mavx2 copy_probe.cu -o copy_probe
+// Build from this folder with the line above; run: ./copy_probe (no arguments).
 // Prints GiB/s, medians of 7 rounds of a 64 MiB copy split evenly over the threads.
 #include <immintrin.h>
 

@@ -2,6 +2,7 @@
 // a copy engine transfer, and what single CUDA runtime calls cost.
 //   nvcc -O2 -std=c++17 -I../../../cuda host_probe.cu ../../../cuda/core/host/parallel_copy.cu \
 //        -L../../../matmul_opt -lmatmul -Xlinker -rpath,$PWD/../../../matmul_opt -o host_probe
+// Build from this folder with the lines above, after make at the repository root; run: ./host_probe
 // Prints GiB/s and microseconds, medians of rounds.
 #include <algorithm>
 #include <atomic>

@@ -1,5 +1,7 @@
 // What a small product costs without Python: the CUDA floor of its copies and launch, and the library's entries.
-//   nvcc -O2 -std=c++17 -Icuda latency_probe.cu -Lmatmul_opt -lmatmul -Xlinker -rpath,'$ORIGIN' -o probe
+// Build from the repository root, after make (for matmul_opt/libmatmul.so), and run:
+//   nvcc -O2 -std=c++17 -Icuda docs/experiments/2026-12-01-host-streaming/latency_probe.cu -Lmatmul_opt -lmatmul \
+//        -Xlinker -rpath,$PWD/matmul_opt -o latency_probe && ./latency_probe
 // Prints microseconds per call, medians of 5 rounds of 2000 calls.
 #include <algorithm>
 #include <chrono>

@@ -5,7 +5,7 @@
 // Usage: pass_probe [N]. Build from the repository root, against the rearrange.cu to measure:
 //   nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 \
 //        docs/experiments/2026-12-01-operand-passes/pass_probe.cu cuda/core/layout/rearrange.cu \
-//        cuda/core/status.cu cuda/core/device_buffer.cu -o pass_probe
+//        cuda/core/status.cu cuda/core/device_buffer.cu cuda/core/launch.cu -o pass_probe
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

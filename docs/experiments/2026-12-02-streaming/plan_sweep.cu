@@ -5,6 +5,7 @@
 // Build (from the repository root, after make):
 //   nvcc -std=c++20 -O3 -arch=sm_90 -Icuda -o plan_sweep docs/experiments/2026-12-02-streaming/plan_sweep.cu \
 //       $(ls build/core/*.o build/core/*/*.o build/kernels/*.o | grep -v skinny) -ldl
+// Run: ./plan_sweep (no arguments).
 #include "kernels/skinny.cu"
 #include "matmul.h"
 
