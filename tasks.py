@@ -7,12 +7,14 @@ modules and scripts, which hold the logic.
     invoke clean                         make clean, and asv's environments and HTML
     invoke asv [--bench REGEX]           asv on this GPU, results under results/asv/<gpu-model>/
     invoke publish                       asv publish: HTML of all committed results in .asv/html
-    invoke regressions BASE HEAD         exit 1 when a kernel time is >10% worse in HEAD than in BASE
-    invoke graph [--commit REF]          docs/gflops.png: GFLOPS per kernel against size
+    invoke regressions BASE HEAD         exit 1 when a kernel time is >10% worse in HEAD than in BASE (cuBLAS: listed)
+    invoke graph [--commit REF]          docs/gflops.png: GFLOPS per kernel against size (needs matplotlib;
+                                         --install pip-installs it, otherwise it prints the pip command)
     invoke sanitize                      compute-sanitizer memcheck/racecheck/initcheck/synccheck over all kernels
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import shutil
@@ -106,16 +108,18 @@ def publish(c):
 
 @task(
     help={
-        "base": "baseline (git ref: the newest results in its tree)",
+        "base": "baseline (git ref: the newest results in its tree; the report says first when those are another "
+                "commit's)",
         "head": "ref to check (git ref: the newest results in its tree)",
-        "threshold": "allowed slowdown of track_kernel_ms (default 0.10 = 10%)",
+        "threshold": "allowed slowdown of the project's kernel times, track_kernel_ms (default 0.10 = 10%)",
         "machine": "compare only this machine (default: every machine with results for both)",
         "strict": "also fail when a result is missing in either",
         "exact": "compare the results of BASE and HEAD themselves",
     }
 )
 def regressions(c, base, head, threshold=0.10, machine=None, strict=False, exact=False):
-    """Compare two refs' committed asv results; exit 1 when a kernel time is worse in HEAD by more than the threshold."""
+    """Compare two refs' committed asv results; exit 1 when a kernel time is worse in HEAD by more than the threshold
+    (cuBLAS's own times are listed as references, never failing)."""
     options = f" --threshold {float(threshold)}" + (f" --machine {shlex.quote(machine)}" if machine else "")
     options += (" --strict" if strict else "") + (" --exact" if exact else "")
     _python(c, f"-m benchmarks.regressions {shlex.quote(base)} {shlex.quote(head)} "
@@ -127,13 +131,21 @@ def regressions(c, base, head, threshold=0.10, machine=None, strict=False, exact
         "commit": "commit whose committed results to draw (default: the newest with results)",
         "machine": "machine to draw (default: every machine with results for the commit, one panel each)",
         "output": "PNG to write (default docs/gflops.png)",
-        "install": "pip install matplotlib if it is missing (default true; --no-install to refuse)",
+        "install": "pip install matplotlib (and the packages it pulls in) into this Python's environment if it is "
+                   "missing (default: install nothing; print the pip command and exit 1)",
+        "no_install": "install nothing (the default; kept for older command lines)",
     }
 )
-def graph(c, commit=None, machine=None, output="docs/gflops.png", install=True):
-    """Draw docs/gflops.png, GFLOPS per kernel against size, from committed asv results."""
+def graph(c, commit=None, machine=None, output="docs/gflops.png", install=False, no_install=False):
+    """Draw docs/gflops.png, GFLOPS per kernel against size, from committed asv results (needs matplotlib)."""
+    install = install and not no_install
+    if not install and importlib.util.find_spec("matplotlib") is None:
+        raise Exit(f"invoke graph needs matplotlib, which {sys.executable} does not have. Install it (with the "
+                   f"packages it pulls in) with\n  {PYTHON} -m pip install matplotlib\nor run `invoke graph "
+                   "--install`, which runs that for you.", code=1)
     options = (f" --commit {shlex.quote(commit)}" if commit else "") + (f" --machine {shlex.quote(machine)}" if machine else "")
-    _python(c, f"-m benchmarks.graph --output {shlex.quote(output)}{options}" + ("" if install else " --no-install"))
+    install_option = " --install" if install else " --no-install"
+    _python(c, f"-m benchmarks.graph --output {shlex.quote(output)}{options}{install_option}")
 
 
 @task(

@@ -1,10 +1,11 @@
 """GFLOPS per kernel against problem size, drawn from committed asv results (results.py reads them).
 
-    python -m benchmarks.graph [--commit REF] [--machine NAME] [--output docs/gflops.png] [--no-install]
+    python -m benchmarks.graph [--commit REF] [--machine NAME] [--output docs/gflops.png] [--install]
 
 Square shapes are lines with dots; ragged ones hollow diamonds at the cube root of M*N*K (the square size with the
 same FLOP count). The baselines (cuBLAS) are black and grey, dashed; every other kernel gets a hue of its own.
-Needs matplotlib, which it installs with pip when missing unless --no-install; nothing else in the project does.
+Needs matplotlib (nothing else in the project does): with --install it installs it with pip when missing; without,
+it names the pip command and exits.
 """
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def _pyplot(install: bool):
         import matplotlib
     except ImportError:
         if not install:
-            sys.exit("the graph needs matplotlib: pip install matplotlib (or leave out --no-install)")
+            sys.exit(f"the graph needs matplotlib: {sys.executable} -m pip install matplotlib (or pass --install)")
         print("the graph needs matplotlib (nothing else does); installing it with pip ...")
         subprocess.run([sys.executable, "-m", "pip", "install", "matplotlib"], check=True)
         import matplotlib
@@ -103,7 +104,9 @@ def main(argv=None) -> int:
     parser.add_argument("--commit", help="commit whose results to draw (default: the newest one with results)")
     parser.add_argument("--machine", help="machine to draw (default: every machine with results, a panel each)")
     parser.add_argument("--output", default="docs/gflops.png", help="PNG to write")
-    parser.add_argument("--no-install", action="store_true", help="refuse to pip install matplotlib")
+    parser.add_argument("--install", action="store_true", help="pip install matplotlib if it is missing")
+    parser.add_argument("--no-install", action="store_true", help="install nothing (the default; kept for older "
+                        "command lines)")
     args = parser.parse_args(argv)
     commit = commit_of(args.commit, ROOT) if args.commit else newest_commit_with_results(RESULTS_DIR, args.machine)
     results = load_results(RESULTS_DIR, commit, args.machine) if commit else {}
@@ -111,7 +114,7 @@ def main(argv=None) -> int:
         print(f"no asv results for {args.commit or 'any commit of HEAD'} under {RESULTS_DIR}", file=sys.stderr)
         return 2
     output = ROOT / args.output
-    draw(commit, results, output, install=not args.no_install)
+    draw(commit, results, output, install=args.install and not args.no_install)
     print(f"wrote {output}")
     return 0
 

@@ -3,13 +3,16 @@
     python -m benchmarks.regressions BASE HEAD [--threshold 0.10] [--machine NAME] [--results-dir results/asv]
 
 prints a table of what is worse and better and exits 1 when any selected benchmark (default: track_kernel_ms, a
-kernel time, where larger is worse) is more than `threshold` slower in HEAD than in BASE, 2 when the two have no
-machine in common, 0 otherwise. Missing or failed values are reported, never fatal (unless --strict).
+kernel time, where larger is worse) of the project's kernels is more than `threshold` slower in HEAD than in BASE,
+2 when the two have no machine in common, 0 otherwise. Missing or failed values are reported, never fatal (unless
+--strict). The cuBLAS kernels (cublas, cublas_tf32) are references, not the project's code: their changes are
+listed apart, under REFERENCE, and never fail the check.
 
 BASE and HEAD are git refs, each standing for the newest results its own tree holds (results.measured_commit:
 results land in the commit after the one they measure), so `main~1 main` right after a results commit compares
-those results with the ones before them. --exact compares the results recorded for the two commits themselves;
-a name that is no commit here is taken as a measured commit's hash.
+those results with the ones before them; the report says first which commit's results stand for each ref when it
+is not the ref's own commit. --exact compares the results recorded for the two commits themselves; a name that is
+no commit here is taken as a measured commit's hash.
 """
 from __future__ import annotations
 
@@ -25,6 +28,10 @@ except ImportError:  # run as a file, not as benchmarks.regressions
 
 DEFAULT_BENCHMARK = r"\.track_kernel_ms$"
 DEFAULT_THRESHOLD = 0.10
+# Kernels that are references, not the project's code: cuBLAS's timings move with the driver, the library version
+# and the machine, not with this repository, so they are listed apart and never gate (a benchmark's first parameter
+# is its kernel).
+REFERENCE_KERNELS = ("cublas", "cublas_tf32")
 
 
 @dataclass
@@ -58,7 +65,11 @@ class Comparison:
     missing: list[Row] = field(default_factory=list)  # a usable value in one commit only
     unavailable: int = 0  # no usable value in either commit (e.g. skipped by design in both): counted only
     machines: list[str] = field(default_factory=list)  # machines with results for both commits
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # printed under the table
+    header: list[str] = field(default_factory=list)  # printed first, before the table
+    references: tuple = REFERENCE_KERNELS
+    # The reference kernels' rows, by the same classes (worse, better, unchanged, missing): listed, never gating.
+    reference: dict = field(default_factory=lambda: {"worse": [], "better": [], "unchanged": [], "missing": []})
 
     def exit_code(self, strict: bool = False) -> int:
         if not self.machines:
@@ -75,19 +86,22 @@ def compare(
     benchmark: str = DEFAULT_BENCHMARK,
     threshold: float = DEFAULT_THRESHOLD,
     machine: str | None = None,
+    references=REFERENCE_KERNELS,
 ) -> Comparison:
     """Classify every benchmark matching the regex `benchmark` (values where larger is worse, e.g. times).
 
     worse: head > base * (1 + threshold); better: head < base / (1 + threshold); exactly `threshold` is not worse.
+    Rows whose first parameter (the kernel) is one of `references` go to comparison.reference instead, which
+    never counts towards the exit status.
     """
     pattern = re.compile(benchmark)
-    comparison = Comparison(base, head, threshold)
+    comparison = Comparison(base, head, threshold, references=tuple(references))
     base_results = load_results(results_dir, base, machine)
     head_results = load_results(results_dir, head, machine)
     for name, present in (("BASE", base_results), ("HEAD", head_results)):
         if not present:
             commit = base if name == "BASE" else head
-            comparison.notes.append(f"no results for {name} {commit[:8]} under {results_dir}")
+            comparison.header.append(f"no results for {name} {commit[:8]} under {results_dir}")
     for machine_name in sorted(set(base_results) & set(head_results)):
         comparison.machines.append(machine_name)
         before, after = base_results[machine_name], head_results[machine_name]
@@ -98,14 +112,19 @@ def compare(
             ratio = row.ratio
             if row.base is None and row.head is None:
                 comparison.unavailable += 1
-            elif ratio is None:
-                comparison.missing.append(row)
+                continue
+            if ratio is None:
+                kind = "missing"
             elif ratio > 1 + threshold:
-                comparison.worse.append(row)
+                kind = "worse"
             elif ratio < 1 / (1 + threshold):
-                comparison.better.append(row)
+                kind = "better"
             else:
-                comparison.unchanged.append(row)
+                kind = "unchanged"
+            if row.params and str(row.params[0]) in comparison.references:
+                comparison.reference[kind].append(row)
+            else:
+                getattr(comparison, kind).append(row)
     for machine_name in sorted(set(base_results) ^ set(head_results)):
         which = "BASE" if machine_name in base_results else "HEAD"
         comparison.notes.append(f"machine {machine_name} has results for {which} only; not compared")
@@ -117,14 +136,22 @@ def _format_value(value: float | None) -> str:
 
 
 def format_report(comparison: Comparison) -> str:
-    lines = [
+    reference = comparison.reference
+    listed_references = reference["worse"] + reference["better"] + reference["missing"]
+    references = ", ".join(comparison.references)
+    lines = list(comparison.header)
+    if comparison.references:
+        lines.append(f"{references}: references, not gated (their changes are listed under REFERENCE and never "
+                     "fail the check)")
+    lines.append(
         f"BASE {comparison.base[:8]}  HEAD {comparison.head[:8]}  "
         f"threshold {comparison.threshold:.0%}  machines: {', '.join(comparison.machines) or 'none in common'}"
-    ]
+    )
     sections = (
         ("WORSE", comparison.worse),
         ("BETTER", comparison.better),
         ("MISSING (skipped, failed or absent in one of the two commits)", comparison.missing),
+        (f"REFERENCE ({references}; not gated, not in the counts above)", listed_references),
     )
     for title, rows in sections:
         if not rows:
@@ -144,24 +171,45 @@ def format_report(comparison: Comparison) -> str:
         f"{len(comparison.worse)} worse, {len(comparison.better)} better, {len(comparison.unchanged)} unchanged, "
         f"{len(comparison.missing)} missing, {comparison.unavailable} n/a in both"
     )
+    if any(reference.values()):
+        lines.append(
+            f"reference ({references}, not gated): {len(reference['worse'])} worse, {len(reference['better'])} "
+            f"better, {len(reference['unchanged'])} unchanged, {len(reference['missing'])} missing"
+        )
     lines.extend(f"note: {note}" for note in comparison.notes)
     return "\n".join(lines)
 
 
-def resolve(ref: str, results_dir, exact: bool = False) -> tuple[str, str]:
-    """(the measured commit that stands for `ref`, how it was found) for the command line."""
+def _has_results(results_dir, commit: str, machine: str | None) -> bool:
+    try:
+        return bool(load_results(results_dir, commit, machine))
+    except ValueError:
+        return False
+
+
+def resolve(ref: str, results_dir, exact: bool = False, side: str = "", machine: str | None = None) -> tuple[str, str]:
+    """(the measured commit that stands for `ref`, a sentence saying which commit's results those are, beginning
+    with `side`) for the command line."""
     commit = commit_of(ref)
+    prefix = f"{side} " if side else ""
     if commit is None:
-        return ref, f"{ref} (taken as a measured commit)"
+        return ref, f"{prefix}{ref}: no commit of this repository; taken as the hash of a measured commit"
+    typed = ref if commit.startswith(ref.lower()) else f"{ref} ({commit[:8]})"
     if exact:
-        return commit, f"{ref} = {commit[:8]}"
+        return commit, f"{prefix}{typed}: comparing its own results (--exact)"
     try:
         measured = measured_commit(ref, results_dir)
     except (ValueError, OSError):  # results_dir outside this repository: no tree to look in
-        return commit, f"{ref} = {commit[:8]}"
+        return commit, f"{prefix}{typed}: comparing its own results"
     if measured is None:
-        return commit, f"{ref} = {commit[:8]} (its tree holds no results)"
-    return measured, f"{ref}: the newest results in its tree, those of {measured[:8]}"
+        return commit, f"{prefix}{typed}: its tree holds no results; comparing its own"
+    if measured == commit:
+        return commit, f"{prefix}{typed}: comparing its own results"
+    if _has_results(results_dir, commit, machine):
+        return measured, (f"{prefix}{typed} has no results in its own tree (they were committed after it); comparing "
+                          f"{measured[:8]}'s instead, the newest its tree holds (--exact compares {commit[:8]}'s own)")
+    return measured, (f"{prefix}{typed} has no results; comparing {measured[:8]}'s instead, the newest its tree "
+                      f"holds")
 
 
 def main(argv=None) -> int:
@@ -176,16 +224,17 @@ def main(argv=None) -> int:
     parser.add_argument("--exact", action="store_true",
                         help="compare the results of BASE and HEAD themselves, not the newest results in their trees")
     args = parser.parse_args(argv)
-    (base, base_note), (head, head_note) = (resolve(ref, args.results_dir, args.exact) for ref in (args.base, args.head))
+    (base, base_note), (head, head_note) = (resolve(ref, args.results_dir, args.exact, side, args.machine)
+                                            for ref, side in ((args.base, "BASE"), (args.head, "HEAD")))
     try:
         comparison = compare(args.results_dir, base, head, benchmark=args.benchmark, threshold=args.threshold,
                              machine=args.machine)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    comparison.notes[:0] = [f"BASE {base_note}", f"HEAD {head_note}"]
+    comparison.header[:0] = [base_note, head_note]
     if base == head:
-        comparison.notes.append("BASE and HEAD stand for the same results: nothing was measured between them")
+        comparison.header.append("BASE and HEAD stand for the same results: nothing was measured between them")
     print(format_report(comparison))
     return comparison.exit_code(strict=args.strict)
 

@@ -21,10 +21,11 @@ COLUMNS = ["result", "params", "version", "started_at", "duration", "stats_ci_99
            "stats_q_25", "stats_q_75", "stats_number", "stats_repeat", "samples", "profile"]
 
 
-def write_results(results_dir: Path, commit: str, times: dict, machine="nvidia-h200", env="existing-py_python"):
+def write_results(results_dir: Path, commit: str, times: dict, machine="nvidia-h200", env="existing-py_python",
+                  kernels=KERNELS):
     """An asv 0.6 result file; times maps (kernel, shape) to ms (None: failed, NaN: skipped, absent: NaN)."""
-    flat = [times.get((kernel, shape), math.nan) for kernel in KERNELS for shape in SHAPES]
-    params = [[repr(k) for k in KERNELS], [repr(s) for s in SHAPES]]
+    flat = [times.get((kernel, shape), math.nan) for kernel in kernels for shape in SHAPES]
+    params = [[repr(k) for k in kernels], [repr(s) for s in SHAPES]]
     data = {
         "commit_hash": commit,
         "env_name": env,
@@ -134,6 +135,52 @@ def test_command_line_exit_status(tmp_path, capsys):
     assert regressions.main(["not-a-commit", HEAD, "--results-dir", str(tmp_path)]) == 2
 
 
+WITH_CUBLAS = KERNELS + ["cublas", "cublas_tf32"]
+CUBLAS_TIMES = {**BASE_TIMES, ("cublas", "1024"): 0.9, ("cublas", "1025x1023x1021"): 1.0,
+                ("cublas_tf32", "1024"): 0.3, ("cublas_tf32", "1025x1023x1021"): 0.4}
+
+
+def test_cublas_is_a_reference_listed_apart_and_never_gating(tmp_path, capsys):
+    """cuBLAS's own times move with its library and the machine, not with this repository: a 40% slower cublas, a
+    failed cublas_tf32 and a faster one are listed under REFERENCE, and the check passes, --strict included."""
+    write_results(tmp_path, BASE, CUBLAS_TIMES, kernels=WITH_CUBLAS)
+    head = {**CUBLAS_TIMES, ("cublas", "1024"): 0.9 * 1.4, ("cublas_tf32", "1024"): None,
+            ("cublas_tf32", "1025x1023x1021"): 0.2}
+    write_results(tmp_path, HEAD, head, kernels=WITH_CUBLAS)
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert comparison.worse == comparison.better == comparison.missing == [] and len(comparison.unchanged) == 4
+    assert [row.params for row in comparison.reference["worse"]] == [("cublas", "1024")]
+    assert [row.params for row in comparison.reference["better"]] == [("cublas_tf32", "1025x1023x1021")]
+    assert [row.params for row in comparison.reference["missing"]] == [("cublas_tf32", "1024")]
+    assert comparison.exit_code() == 0 and comparison.exit_code(strict=True) == 0
+    report = regressions.format_report(comparison)
+    assert "REFERENCE (cublas, cublas_tf32; not gated" in report and "WORSE" not in report
+    assert "reference (cublas, cublas_tf32, not gated): 1 worse, 1 better, 1 unchanged, 1 missing" in report
+    # The output says up front that cuBLAS is not gated.
+    assert report.index("references, not gated") < report.index("BASE aaaaaaaa  HEAD bbbbbbbb")
+    assert regressions.main([BASE, HEAD, "--results-dir", str(tmp_path), "--strict"]) == 0
+    assert "0 worse" in capsys.readouterr().out
+    # Asked to, the gate covers them as before.
+    assert regressions.compare(tmp_path, BASE, HEAD, references=()).exit_code() == 1
+
+
+def test_a_project_kernel_still_fails_beside_cublas(tmp_path):
+    write_results(tmp_path, BASE, CUBLAS_TIMES, kernels=WITH_CUBLAS)
+    write_results(tmp_path, HEAD, {**CUBLAS_TIMES, ("advanced", "1024"): 1.5, ("cublas", "1024"): 2.0},
+                  kernels=WITH_CUBLAS)
+    comparison = regressions.compare(tmp_path, BASE, HEAD)
+    assert [row.params for row in comparison.worse] == [("advanced", "1024")]
+    assert [row.params for row in comparison.reference["worse"]] == [("cublas", "1024")]
+    assert comparison.exit_code() == 1
+
+
+def test_no_results_is_said_before_the_table(tmp_path, capsys):
+    write_results(tmp_path, BASE, BASE_TIMES)
+    assert regressions.main([BASE, "c" * 40, "--results-dir", str(tmp_path)]) == 2
+    out = capsys.readouterr().out
+    assert out.index(f"no results for HEAD cccccccc under {tmp_path}") < out.index("BASE aaaaaaaa  HEAD cccccccc")
+
+
 @pytest.mark.parametrize("value, expected", [(1.5, 1.5), (math.nan, None), (None, None), (math.inf, None)])
 def test_unusable_values_become_none(value, expected):
     assert results._number(value) == expected
@@ -146,7 +193,7 @@ def git(repo, *args):
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_a_ref_stands_for_the_newest_results_its_tree_holds(tmp_path):
     """Results land in the commit after the one they measure: code C1, results of C1, code C2, results of C2.
-    `main~1 main` then compares C1's results with C2's, as the README's example says."""
+    `main~1 main` then compares C1's results with C2's, as docs/benchmarking.md's example says."""
     repo = tmp_path / "repo"
     results_dir = repo / "results" / "asv"
     results_dir.mkdir(parents=True)
@@ -170,3 +217,19 @@ def test_a_ref_stands_for_the_newest_results_its_tree_holds(tmp_path):
                          env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
     assert run.returncode == 1, run.stdout + run.stderr  # every time 20% slower
     assert "4 worse" in run.stdout and code[0][:8] in run.stdout and code[1][:8] in run.stdout
+    # Both refs stand for another commit's results, which the report says first, before the table, in plain words.
+    lines = run.stdout.splitlines()
+    table = next(i for i, line in enumerate(lines) if line.startswith(f"BASE {code[0][:8]}  HEAD {code[1][:8]}"))
+    results_commit = git(repo, "rev-parse", "main")
+    assert lines[0] == (f"BASE main~1 ({code[1][:8]}) has no results in its own tree (they were committed after it); "
+                        f"comparing {code[0][:8]}'s instead, the newest its tree holds (--exact compares "
+                        f"{code[1][:8]}'s own)")
+    assert lines[1] == (f"HEAD main ({results_commit[:8]}) has no results; comparing {code[1][:8]}'s instead, the "
+                        "newest its tree holds")
+    assert table > 1
+    exact = subprocess.run([sys.executable, "-m", "benchmarks.regressions", code[0][:7], code[1], "--exact",
+                            "--results-dir", str(results_dir)], cwd=repo, capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
+    assert exact.returncode == 1, exact.stdout + exact.stderr
+    assert exact.stdout.splitlines()[:2] == [f"BASE {code[0][:7]}: comparing its own results (--exact)",
+                                             f"HEAD {code[1]}: comparing its own results (--exact)"]

@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from matmul_opt import _library, tune
+from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
 from matmul_opt.tune import TABLE, long_k_rule, panel_rows, render, skinny_max_side, table_rows, tables
 
 MEASUREMENTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "tune-h200.json"
@@ -103,3 +103,30 @@ def test_write_outside_a_checkout_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(tune, "TABLE", tmp_path / "site-packages" / "cuda" / "kernels" / "best_table.h")
     assert tune.main(["--write", "--from-json", str(saved)]) == 2
     assert "needs a checkout of the repository" in capsys.readouterr().err
+
+
+def test_without_a_gpu_the_tuner_says_so_in_one_line_and_exits_2(monkeypatch, capsys):
+    """As the report does (python3 -m matmul_opt): one line on stderr, exit status 2, nothing measured or printed."""
+    def no_device():
+        raise NoDeviceError("no usable CUDA device: is an NVIDIA GPU with its driver present? cudaGetDeviceCount: "
+                            "CUDA driver version is insufficient for CUDA runtime version (cudaErrorInsufficientDriver)")
+
+    def never(*args, **kwargs):
+        raise AssertionError("measured without a device")
+
+    monkeypatch.setattr(tune, "device_info", no_device)
+    monkeypatch.setattr(tune, "measure", never)
+    assert tune.main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("matmul_opt.tune: cannot measure without a usable GPU: no usable")
+
+
+def test_without_the_library_the_tuner_says_so_in_one_line_and_exits_2(monkeypatch, capsys):
+    def no_library():
+        raise LibraryNotFoundError("libmatmul.so not found at /nowhere. Build it with `invoke build`.")
+
+    monkeypatch.setattr(tune, "device_info", no_library)
+    assert tune.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invoke build" in err

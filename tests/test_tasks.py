@@ -1,0 +1,63 @@
+"""CPU tier: the invoke tasks of tasks.py build the commands they should, and `invoke graph` installs nothing unless
+asked (--install): with matplotlib missing it prints the pip command and exits 1."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("invoke")
+from invoke import Exit, MockContext, Result  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import tasks  # noqa: E402
+
+
+def context():
+    return MockContext(run=Result())
+
+
+@pytest.fixture
+def without_matplotlib(monkeypatch):
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else find_spec(name, *a))
+
+
+def test_graph_installs_nothing_by_default_and_prints_the_pip_command(without_matplotlib):
+    c = context()
+    with pytest.raises(Exit) as raised:
+        tasks.graph(c)
+    assert raised.value.code == 1
+    assert f"{tasks.PYTHON} -m pip install matplotlib" in raised.value.message
+    assert "invoke graph --install" in raised.value.message
+    c.run.assert_not_called()
+    with pytest.raises(Exit):
+        tasks.graph(c, no_install=True)  # the old spelling still refuses
+    c.run.assert_not_called()
+
+
+def test_graph_install_is_opt_in_and_off_in_the_help():
+    install = next(argument for argument in tasks.graph.get_arguments() if argument.name == "install")
+    assert install.default is False and "default: install nothing" in install.help
+
+
+def test_graph_with_install_lets_the_module_install(without_matplotlib):
+    c = context()
+    tasks.graph(c, install=True, commit="main")
+    command = c.run.call_args.args[0]
+    assert "-m benchmarks.graph --output docs/gflops.png --commit main" in command and command.endswith("--install")
+
+
+def test_graph_with_matplotlib_present_never_installs(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object())
+    c = context()
+    tasks.graph(c)
+    assert c.run.call_args.args[0].endswith("--no-install")
+
+
+def test_regressions_passes_its_options_on():
+    c = context()
+    tasks.regressions(c, "main~1", "main", threshold=0.05, machine="nvidia-h200", strict=True, exact=True)
+    command = c.run.call_args.args[0]
+    assert "-m benchmarks.regressions 'main~1' main --results-dir" in command
+    assert command.endswith("--threshold 0.05 --machine nvidia-h200 --strict --exact")
