@@ -11,6 +11,7 @@ modules and scripts, which hold the logic.
     invoke graph [--commit REF]          docs/gflops.png: GFLOPS per kernel against size (needs matplotlib;
                                          --install pip-installs it, otherwise it prints the pip command)
     invoke sanitize                      compute-sanitizer memcheck/racecheck/initcheck/synccheck over all kernels
+    invoke docs [--check]                the docs' generated figures and pictures, from the committed results
 """
 from __future__ import annotations
 
@@ -157,3 +158,13 @@ def graph(c, commit=None, machine=None, output="docs/gflops.png", install=False,
 def sanitize(c, tools="memcheck,racecheck,initcheck,synccheck", kernels=""):
     """compute-sanitizer over every kernel on small ragged shapes; logs in docs/results/sanitizer-<tool>.log."""
     _python(c, f"scripts/sanitize.py --tools {shlex.quote(tools)}" + (f" --kernels {shlex.quote(kernels)}" if kernels else ""))
+
+
+@task(help={"check": "check the committed documents against the committed results instead of writing them"})
+def docs(c, check=False):
+    """Write every generated figure of the docs from the committed results (docs/results/): the figure columns of
+    the kernel tables (scripts/doc_figures.py) and the pictures under docs/figures/ (scripts/doc_pictures.py, which
+    draws with matplotlib; --check needs none)."""
+    flag = " --check" if check else ""
+    _python(c, f"scripts/doc_figures.py{flag}")
+    _python(c, f"scripts/doc_pictures.py{flag}")

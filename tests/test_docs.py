@@ -1,5 +1,6 @@
-"""The figure columns of the README's and docs/ladder.md's kernel tables are those of the committed report
-(scripts/doc_figures.py writes them), and the generator puts a changed figure back (CPU tier); the README's quick
+"""Generated, never typed (CPU tier): the figure columns of the README's and docs/ladder.md's kernel tables are those
+of the committed report (scripts/doc_figures.py writes them), and the generator puts a changed figure back; the
+pictures under docs/figures/ plot what the committed results give (scripts/doc_pictures.py). And the README's quick
 start prints what it shows (its kernel listing on the CPU tier, the whole of it on the GPU tier)."""
 import doctest
 import importlib.util
@@ -16,6 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("doc_figures", ROOT / "scripts" / "doc_figures.py")
 doc_figures = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(doc_figures)
+pictures_spec = importlib.util.spec_from_file_location("doc_pictures", ROOT / "scripts" / "doc_pictures.py")
+doc_pictures = importlib.util.module_from_spec(pictures_spec)
+pictures_spec.loader.exec_module(doc_pictures)
 
 
 def test_committed_tables_match_the_committed_report():
@@ -36,6 +40,23 @@ def test_each_table_has_a_row_per_figure_and_a_changed_figure_is_written_back():
         stale = text.replace(first_row, "| " + " | ".join(stale_cells) + " |")
         assert stale != text
         assert doc_figures.rewrite_table(stale, header, write_row, tflops) == text
+
+
+def test_committed_pictures_are_drawn_from_the_committed_results():
+    run = subprocess.run([sys.executable, "scripts/doc_pictures.py", "--check"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_changed_result_leaves_the_pictures_that_plot_it_stale(tmp_path, monkeypatch):
+    report = json.loads(doc_pictures.REPORT.read_text())
+    timing = next(t for t in report["timings"] if (t["kernel"], t["M"]) == ("best", doc_pictures.LADDER_SIZE))
+    timing["gflops"] *= 1.5
+    changed = tmp_path / "report.json"
+    changed.write_text(json.dumps(report))
+    monkeypatch.setattr(doc_pictures, "REPORT", changed)
+    stale = doc_pictures.stale()
+    assert [line.split(":")[0] for line in stale] == ["ladder", "roofline"], stale
 
 
 def test_labels_name_the_report_shapes():

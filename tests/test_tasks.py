@@ -61,3 +61,13 @@ def test_regressions_passes_its_options_on():
     command = c.run.call_args.args[0]
     assert "-m benchmarks.regressions 'main~1' main --results-dir" in command
     assert command.endswith("--threshold 0.05 --machine nvidia-h200 --strict --exact")
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_docs_writes_or_checks_the_tables_and_the_pictures(check):
+    c = context()
+    tasks.docs(c, check=check)
+    commands = [call.args[0] for call in c.run.call_args_list]
+    flag = " --check" if check else ""
+    assert [command.split(" ", 1)[1] for command in commands] == [f"scripts/doc_figures.py{flag}",
+                                                                  f"scripts/doc_pictures.py{flag}"]
