@@ -1,5 +1,5 @@
-"""Project tasks (pip install invoke; `invoke --list`): thin wrappers around make, pytest and the project's
-modules and scripts, which hold the logic.
+"""Project tasks (pip install invoke; `invoke --list`): thin wrappers around make, pytest, the project's modules and
+its tools (tools/, each run as `python3 -m tools.NAME`), which hold the logic.
 
     invoke build [--arch sm_86]          make -j (matmul_opt/libmatmul.so)
     invoke test [--cpu-only]             pytest tests, with skip reasons (--cpu-only: -m "not gpu")
@@ -123,7 +123,7 @@ def regressions(c, base, head, threshold=0.10, machine=None, strict=False, exact
     (cuBLAS's own times are listed as references, never failing)."""
     options = f" --threshold {float(threshold)}" + (f" --machine {shlex.quote(machine)}" if machine else "")
     options += (" --strict" if strict else "") + (" --exact" if exact else "")
-    _python(c, f"-m benchmarks.regressions {shlex.quote(base)} {shlex.quote(head)} "
+    _python(c, f"-m tools.regressions {shlex.quote(base)} {shlex.quote(head)} "
                f"--results-dir {shlex.quote(str(RESULTS_DIR))}{options}")
 
 
@@ -146,7 +146,7 @@ def graph(c, commit=None, machine=None, output="docs/gflops.png", install=False,
                    "--install`, which runs that for you.", code=1)
     options = (f" --commit {shlex.quote(commit)}" if commit else "") + (f" --machine {shlex.quote(machine)}" if machine else "")
     install_option = " --install" if install else " --no-install"
-    _python(c, f"-m benchmarks.graph --output {shlex.quote(output)}{options}{install_option}")
+    _python(c, f"-m tools.graph --output {shlex.quote(output)}{options}{install_option}")
 
 
 @task(
@@ -157,14 +157,15 @@ def graph(c, commit=None, machine=None, output="docs/gflops.png", install=False,
 )
 def sanitize(c, tools="memcheck,racecheck,initcheck,synccheck", kernels=""):
     """compute-sanitizer over every kernel on small ragged shapes; logs in docs/results/sanitizer-<tool>.log."""
-    _python(c, f"scripts/sanitize.py --tools {shlex.quote(tools)}" + (f" --kernels {shlex.quote(kernels)}" if kernels else ""))
+    kernels_option = f" --kernels {shlex.quote(kernels)}" if kernels else ""
+    _python(c, f"-m tools.sanitize --tools {shlex.quote(tools)}{kernels_option}")
 
 
 @task(help={"check": "check the committed documents against the committed results instead of writing them"})
 def docs(c, check=False):
     """Write every generated figure of the docs from the committed results (docs/results/): the figure columns of
-    the kernel tables (scripts/doc_figures.py) and the pictures under docs/figures/ (scripts/doc_pictures.py, which
+    the kernel tables (tools/doc_figures.py) and the pictures under docs/figures/ (tools/doc_pictures.py, which
     draws with matplotlib; --check needs none)."""
     flag = " --check" if check else ""
-    _python(c, f"scripts/doc_figures.py{flag}")
-    _python(c, f"scripts/doc_pictures.py{flag}")
+    _python(c, f"-m tools.doc_figures{flag}")
+    _python(c, f"-m tools.doc_pictures{flag}")

@@ -1,5 +1,5 @@
-"""End-to-end costs of run() as users call it, shared by the asv tracks (bench_end_to_end.py) and the report script
-(scripts/end_to_end.py). GPU needed; the PyTorch and CuPy sources need those libraries.
+"""End-to-end costs of run() as users call it, shared by the asv tracks (bench_end_to_end.py) and the report tool
+(tools/end_to_end.py). GPU needed; the PyTorch and CuPy sources need those libraries.
 
 A source is where the operands live: "numpy" (ordinary host arrays: the streamed host path), "pinned"
 (matmul_opt.empty_pinned arrays, the result into a pinned out=), "torch" and "cupy" (GPU arrays). Operands are random

@@ -1,9 +1,8 @@
 """Generated, never typed (CPU tier): the figure columns of the README's and docs/ladder.md's kernel tables are those
-of the committed report (scripts/doc_figures.py writes them), and the generator puts a changed figure back; the
-pictures under docs/figures/ plot what the committed results give (scripts/doc_pictures.py). And the README's quick
+of the committed report (tools/doc_figures.py writes them), and the generator puts a changed figure back; the
+pictures under docs/figures/ plot what the committed results give (tools/doc_pictures.py). And the README's quick
 start prints what it shows (its kernel listing on the CPU tier, the whole of it on the GPU tier)."""
 import doctest
-import importlib.util
 import io
 import json
 import re
@@ -14,16 +13,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("doc_figures", ROOT / "scripts" / "doc_figures.py")
-doc_figures = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(doc_figures)
-pictures_spec = importlib.util.spec_from_file_location("doc_pictures", ROOT / "scripts" / "doc_pictures.py")
-doc_pictures = importlib.util.module_from_spec(pictures_spec)
-pictures_spec.loader.exec_module(doc_pictures)
+sys.path.insert(0, str(ROOT))
+from tools import doc_figures, doc_pictures  # noqa: E402
 
 
 def test_committed_tables_match_the_committed_report():
-    run = subprocess.run([sys.executable, "scripts/doc_figures.py", "--check"], cwd=ROOT, capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "tools.doc_figures", "--check"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
 
@@ -43,7 +38,7 @@ def test_each_table_has_a_row_per_figure_and_a_changed_figure_is_written_back():
 
 
 def test_committed_pictures_are_drawn_from_the_committed_results():
-    run = subprocess.run([sys.executable, "scripts/doc_pictures.py", "--check"], cwd=ROOT, capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "tools.doc_pictures", "--check"], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
 

@@ -1,5 +1,5 @@
-"""CPU tier: the reader of asv result files (benchmarks/results.py) and the regression check over them
-(benchmarks/regressions.py), on synthetic results and a throwaway git repository."""
+"""CPU tier: the reader of asv result files (tools/results.py) and the regression check over them
+(tools/regressions.py), on synthetic results and a throwaway git repository."""
 import json
 import math
 import os
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks import regressions, results  # noqa: E402
+from tools import regressions, results  # noqa: E402
 
 BASE = "a" * 40
 HEAD = "b" * 40
@@ -212,7 +212,7 @@ def test_a_ref_stands_for_the_newest_results_its_tree_holds(tmp_path):
     assert results.measured_commit("main", results_dir, repo) == code[1]
     assert results.measured_commit("main~1", results_dir, repo) == code[0]  # its tree lacks code 2's results
     assert results.measured_commit("main~3", results_dir, repo) is None  # code 1: no results in its tree yet
-    run = subprocess.run([sys.executable, "-m", "benchmarks.regressions", "main~1", "main", "--results-dir",
+    run = subprocess.run([sys.executable, "-m", "tools.regressions", "main~1", "main", "--results-dir",
                           str(results_dir)], cwd=repo, capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
     assert run.returncode == 1, run.stdout + run.stderr  # every time 20% slower
@@ -227,7 +227,7 @@ def test_a_ref_stands_for_the_newest_results_its_tree_holds(tmp_path):
     assert lines[1] == (f"HEAD main ({results_commit[:8]}) has no results; comparing {code[1][:8]}'s instead, the "
                         "newest its tree holds")
     assert table > 1
-    exact = subprocess.run([sys.executable, "-m", "benchmarks.regressions", code[0][:7], code[1], "--exact",
+    exact = subprocess.run([sys.executable, "-m", "tools.regressions", code[0][:7], code[1], "--exact",
                             "--results-dir", str(results_dir)], cwd=repo, capture_output=True, text=True,
                            env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent)))
     assert exact.returncode == 1, exact.stdout + exact.stderr

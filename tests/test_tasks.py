@@ -45,7 +45,7 @@ def test_graph_with_install_lets_the_module_install(without_matplotlib):
     c = context()
     tasks.graph(c, install=True, commit="main")
     command = c.run.call_args.args[0]
-    assert "-m benchmarks.graph --output docs/gflops.png --commit main" in command and command.endswith("--install")
+    assert "-m tools.graph --output docs/gflops.png --commit main" in command and command.endswith("--install")
 
 
 def test_graph_with_matplotlib_present_never_installs(monkeypatch):
@@ -59,7 +59,7 @@ def test_regressions_passes_its_options_on():
     c = context()
     tasks.regressions(c, "main~1", "main", threshold=0.05, machine="nvidia-h200", strict=True, exact=True)
     command = c.run.call_args.args[0]
-    assert "-m benchmarks.regressions 'main~1' main --results-dir" in command
+    assert "-m tools.regressions 'main~1' main --results-dir" in command
     assert command.endswith("--threshold 0.05 --machine nvidia-h200 --strict --exact")
 
 
@@ -69,5 +69,11 @@ def test_docs_writes_or_checks_the_tables_and_the_pictures(check):
     tasks.docs(c, check=check)
     commands = [call.args[0] for call in c.run.call_args_list]
     flag = " --check" if check else ""
-    assert [command.split(" ", 1)[1] for command in commands] == [f"scripts/doc_figures.py{flag}",
-                                                                  f"scripts/doc_pictures.py{flag}"]
+    assert [command.split(" ", 1)[1] for command in commands] == [f"-m tools.doc_figures{flag}",
+                                                                  f"-m tools.doc_pictures{flag}"]
+
+
+def test_sanitize_runs_the_tool_as_a_module_with_its_options():
+    c = context()
+    tasks.sanitize(c, tools="memcheck", kernels="naive,best")
+    assert c.run.call_args.args[0].split(" ", 1)[1] == "-m tools.sanitize --tools memcheck --kernels naive,best"

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+sys.path[:0] = [str(ROOT)]
 import matmul_opt  # noqa: E402
-from clock_trace import clock_trace  # noqa: E402
+from tools.clock_trace import clock_trace  # noqa: E402
 
 
 def heat(kernel, n, seconds):

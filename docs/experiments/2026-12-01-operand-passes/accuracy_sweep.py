@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
-from fp32_accuracy import log_uniform, sweep_row, uniform  # noqa: E402
+sys.path[:0] = [str(ROOT)]
+from tools.fp32_accuracy import log_uniform, sweep_row, uniform  # noqa: E402
 
 label = sys.argv[1]
 for draw, mn in ((uniform, 256), (uniform, 512), (log_uniform, 512)):

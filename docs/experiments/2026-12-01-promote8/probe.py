@@ -21,9 +21,9 @@ SHAPES = [(512,) * 3, (1024,) * 3, (2048,) * 3, (3072,) * 3, (1025, 1023, 1021),
 
 def child(label, accuracy):
     root = Path(__file__).resolve().parents[3]
-    sys.path[:0] = [str(root), str(root / "scripts")]
+    sys.path[:0] = [str(root)]
     import matmul_opt
-    from fp32_accuracy import log_uniform, sweep_row, uniform
+    from tools.fp32_accuracy import log_uniform, sweep_row, uniform
 
     if accuracy:
         for draw, mn, seeds in ((uniform, 256, (1, 2, 3, 4)), (uniform, 512, (1, 2)), (log_uniform, 512, (1, 2))):

@@ -2,6 +2,8 @@
 interval while a block runs, into a CSV file, and a printer that stamps each line with the time since the start.
 GPU needed (nvidia-smi).
 
+    from tools.clock_trace import clock_trace   # with the repository root on sys.path
+
     with clock_trace(out_dir / "clocks.csv") as log:
         log("4096^3 ...")
 """

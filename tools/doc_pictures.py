@@ -1,8 +1,8 @@
 """The pictures of the docs, drawn from the committed results (no GPU needed).
 
-    python3 scripts/doc_pictures.py           write docs/figures/*.svg and the data each one plots (*.json)
-    python3 scripts/doc_pictures.py --check   exit 1 (naming the pictures) where the committed data differ from
-                                              what the committed results give, or a picture is not drawn from them
+    python3 -m tools.doc_pictures           write docs/figures/*.svg and the data each one plots (*.json)
+    python3 -m tools.doc_pictures --check   exit 1 (naming the pictures) where the committed data differ from
+                                            what the committed results give, or a picture is not drawn from them
 
 Pictures:
 - ladder.svg: TFLOPS per rung at 4096^3 (docs/results/report-h200.json) against the FP32 FMA and TF32 tensor peaks;
@@ -183,7 +183,7 @@ def stale() -> list[str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m tools.doc_pictures", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="check instead of writing")
     args = parser.parse_args(argv)
     if args.check:

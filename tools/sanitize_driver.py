@@ -1,6 +1,6 @@
 """Runs every registered kernel on small ragged shapes and checks the results; meant to run under compute-sanitizer.
 
-    compute-sanitizer --tool memcheck python scripts/sanitize_driver.py [--kernels naive,advanced]
+    compute-sanitizer --tool memcheck python3 -m tools.sanitize_driver [--kernels naive,advanced]
 
 (`invoke sanitize` runs it under memcheck, racecheck, initcheck and synccheck.) Shapes stay small (at most ~300)
 because racecheck and initcheck slow kernels down by orders of magnitude; they are chosen to be ragged against
@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import matmul_opt  # noqa: E402
-from matmul_opt.accuracy import error_scale, relative_error  # noqa: E402
+import matmul_opt
+from matmul_opt.accuracy import error_scale, relative_error
 
 # (6, 200, 5000) and (300, 7, 3000): the skinny kernel's small sides, with K in slices (split-K) and rows of X along K.
 SHAPES = [(1, 1, 1), (3, 5, 7), (31, 33, 17), (64, 64, 64), (129, 127, 65), (257, 255, 129), (300, 129, 257),
@@ -30,7 +28,7 @@ WAVE_SHAPES = [(1536, 1530, 300)]
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m tools.sanitize_driver", description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernels", default="", help="comma-separated kernel names (default: all registered)")
     args = parser.parse_args(argv)
     infos = matmul_opt.kernels()

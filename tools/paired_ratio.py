@@ -1,4 +1,4 @@
-"""Paired, interleaved best-vs-cuBLAS timing (GPU needed):  python3 scripts/paired_ratio.py [ROUNDS]
+"""Paired, interleaved best-vs-cuBLAS timing (GPU needed):  python3 -m tools.paired_ratio [ROUNDS]
 
 At 4096^3, 8192^3, 2048^3 and 1024^3: per round one matmul_opt.benchmark() of best and one of cublas, the order
 alternating round by round, and the ratio cublas_ms / best_ms of that round; prints the median, quartiles,

@@ -1,7 +1,7 @@
 """The figure columns of the docs' kernel tables, written from the committed report (no GPU needed).
 
-    python3 scripts/doc_figures.py           rewrite them from docs/results/report-h200.json
-    python3 scripts/doc_figures.py --check   exit 1 (naming the rows) where a table differs from the report
+    python3 -m tools.doc_figures           rewrite them from docs/results/report-h200.json
+    python3 -m tools.doc_figures --check   exit 1 (naming the rows) where a table differs from the report
 
 Tables (rows are found by the kernel or shape in their first cell; the other cells are left as written):
 - README.md, the kernel table: TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ in the last cell;
@@ -96,7 +96,7 @@ def main() -> int:
             path.write_text(new)
             print(f"rewrote {name}")
     if stale:
-        print("tables that differ from docs/results/report-h200.json (python3 scripts/doc_figures.py writes them):")
+        print("tables that differ from docs/results/report-h200.json (python3 -m tools.doc_figures writes them):")
         print("\n".join(stale))
         return 1
     return 0

@@ -1,6 +1,6 @@
 """Compares the machine code of two builds of libmatmul.so, kernel by kernel (no GPU needed, only cuobjdump).
 
-    python3 scripts/sass_compare.py OLD.so NEW.so [--show NAME-REGEX]
+    python3 -m tools.sass_compare OLD.so NEW.so [--show NAME-REGEX]
 
 Kernels are matched by their code, not their names, so a refactor that renames namespaces or template
 arguments still finds its counterparts. For each kernel of NEW it prints one of:
@@ -69,7 +69,7 @@ def short(name: str) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m tools.sass_compare", description=__doc__.split("\n\n")[0])
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--show", help="print the instruction diff of NEW kernels whose name matches this regex")

@@ -1,9 +1,9 @@
 """compute-sanitizer over every kernel: memcheck, racecheck, initcheck and synccheck (GPU needed).
 
-    python3 scripts/sanitize.py [--tools memcheck,racecheck] [--kernels advanced,best]
+    python3 -m tools.sanitize [--tools memcheck,racecheck] [--kernels advanced,best]
 
-Runs scripts/sanitize_driver.py (every kernel on small ragged shapes, each result checked against float64, then
-the benchmark helper once) under each tool, writes docs/results/sanitizer-<tool>.log and exits 1 when any tool
+Runs `python3 -m tools.sanitize_driver` (every kernel on small ragged shapes, each result checked against float64,
+then the benchmark helper once) under each tool, writes docs/results/sanitizer-<tool>.log and exits 1 when any tool
 reports an error or the driver fails.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ def reported_errors(tool: str, log: str) -> int | None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python3 -m tools.sanitize", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated sanitizer tools")
     parser.add_argument("--kernels", default="", help="comma-separated kernels (default: every registered kernel)")
@@ -41,7 +41,7 @@ def main(argv=None) -> int:
         return 2
     logs = ROOT / "docs" / "results"
     logs.mkdir(parents=True, exist_ok=True)
-    driver = [sys.executable, str(ROOT / "scripts" / "sanitize_driver.py")]
+    driver = [sys.executable, "-m", "tools.sanitize_driver"]  # in the repository root (cwd below)
     if args.kernels:
         driver += ["--kernels", args.kernels]
     failed = []

@@ -1,7 +1,7 @@
 """A/B of two builds of libmatmul.so on this GPU: every kernel at every asv shape, the builds in alternating
 processes, round after round (GPU needed).
 
-    python3 scripts/ab_compare.py OLD.so NEW.so [--rounds 3] [--threshold 0.03] [--json out.json]
+    python3 -m tools.ab_compare OLD.so NEW.so [--rounds 3] [--threshold 0.03] [--json out.json]
 
 Each round runs one process per library, in alternating order (old first in even rounds, new first in odd ones),
 and each process times every kernel both libraries register at the asv suite's shapes with matmul_opt.benchmark
@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def measure(kernels: list[str]) -> dict[str, float]:
     """{"kernel shape": ms} in this process, for the library MATMUL_OPT_LIBRARY names."""
-    sys.path.insert(0, str(ROOT))
     import matmul_opt
     from benchmarks import bench_kernels
     from matmul_opt.report import parse_shape
@@ -43,8 +42,8 @@ def measure(kernels: list[str]) -> dict[str, float]:
 
 
 def run_library(library: str, kernels: list[str]) -> dict[str, float]:
-    child = subprocess.run([sys.executable, __file__, "--measure", ",".join(kernels)], capture_output=True, text=True,
-                           env=dict(os.environ, MATMUL_OPT_LIBRARY=library), cwd=ROOT)
+    child = subprocess.run([sys.executable, "-m", "tools.ab_compare", "--measure", ",".join(kernels)],
+                           capture_output=True, text=True, env=dict(os.environ, MATMUL_OPT_LIBRARY=library), cwd=ROOT)
     if child.returncode != 0:
         sys.exit(f"measuring {library} failed:\n{child.stderr}")
     return json.loads(child.stdout.strip().splitlines()[-1])
@@ -53,14 +52,14 @@ def run_library(library: str, kernels: list[str]) -> dict[str, float]:
 def kernels_of(library: str) -> list[str]:
     code = "import matmul_opt; print(','.join(matmul_opt.kernel_names()))"
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                           env=dict(os.environ, MATMUL_OPT_LIBRARY=library, PYTHONPATH=str(ROOT)))
+                           env=dict(os.environ, MATMUL_OPT_LIBRARY=library))
     if child.returncode != 0:
         sys.exit(f"loading {library} failed:\n{child.stderr}")
     return child.stdout.strip().split(",")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python3 -m tools.ab_compare", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("old", nargs="?", help="the baseline build of libmatmul.so")
     parser.add_argument("new", nargs="?", help="the build to check")

@@ -1,7 +1,7 @@
 """End-to-end cost of a product as users call it, with the issue's targets (GPU needed; CuPy and PyTorch rows where
 they are installed).
 
-    python3 scripts/end_to_end.py [--kernel best] [--json FILE]
+    python3 -m tools.end_to_end [--kernel best] [--json FILE]
 
 Rows: the kernel time of matmul_opt.benchmark() at 4096^3; one synchronised run() at 4096^3 and 64^3 from NumPy
 arrays, pinned arrays (matmul_opt.empty_pinned, out= pinned) and PyTorch and CuPy tensors; the GPU tensors at 4096^3
@@ -16,14 +16,13 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import matmul_opt  # noqa: E402
-from benchmarks.end_to_end import (  # noqa: E402
+import matmul_opt
+from benchmarks.end_to_end import (
     SOURCES, Operands, available, call_repetitions, call_seconds, enqueue_seconds, event_seconds)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m tools.end_to_end", description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernel", default="best")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """The regression gate: compare two commits' committed asv results, which benchmarks got slower, which faster.
 
-    python -m benchmarks.regressions BASE HEAD [--threshold 0.10] [--machine NAME] [--results-dir results/asv]
+    python3 -m tools.regressions BASE HEAD [--threshold 0.10] [--machine NAME] [--results-dir results/asv]
 
 prints a table of what is worse and better and exits 1 when any selected benchmark (default: track_kernel_ms, a
 kernel time, where larger is worse) of the project's kernels is more than `threshold` slower in HEAD than in BASE,
@@ -21,10 +21,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-try:
-    from .results import commit_of, load_results, measured_commit
-except ImportError:  # run as a file, not as benchmarks.regressions
-    from results import commit_of, load_results, measured_commit
+from .results import commit_of, load_results, measured_commit
 
 DEFAULT_BENCHMARK = r"\.track_kernel_ms$"
 DEFAULT_THRESHOLD = 0.10
@@ -213,7 +210,7 @@ def resolve(ref: str, results_dir, exact: bool = False, side: str = "", machine:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m tools.regressions", description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="baseline commit (git ref or hash)")
     parser.add_argument("head", help="commit to check (git ref or hash)")
     parser.add_argument("--results-dir", default="results/asv")

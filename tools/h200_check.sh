@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The checks of a committed HEAD on the H200, in device calls that each fit the device tool's 10 minutes:
-#   scripts/h200_check.sh verify [BASE]   build, the whole test suite, compute-sanitizer (four tools), the report,
+#   tools/h200_check.sh verify [BASE]     build, the whole test suite, compute-sanitizer (four tools), the report,
 #                                         the tuner, the leak loop, paired best/cuBLAS rounds, end-to-end costs
-#                                         (scripts/end_to_end.py); with BASE (a commit) also an A/B of BASE's library
-#                                         against HEAD's in alternating processes (scripts/ab_compare.py)
-#   scripts/h200_check.sh asv [BASE]      the offline asv run of HEAD; with BASE also asv's kernel times of BASE, for a
+#                                         (tools/end_to_end.py); with BASE (a commit) also an A/B of BASE's library
+#                                         against HEAD's in alternating processes (tools/ab_compare.py)
+#   tools/h200_check.sh asv [BASE]        the offline asv run of HEAD; with BASE also asv's kernel times of BASE, for a
 #                                         regression gate of the same call
-#   scripts/h200_check.sh all             verify, then asv, in one call (no BASE)
+#   tools/h200_check.sh all               verify, then asv, in one call (no BASE)
 # Logs land in docs/results/; $OUT gets results.tgz (docs/results and results/asv) and the A/B's table. Through
 # the device tool it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
 # .gitcarry/repo.bundle HEAD main`) to restore the history that asv records commits from. MM_PREBUILT=1 uses the
@@ -40,15 +40,15 @@ if [ -n "$BASE" ]; then  # the library at BASE, built from its own tree
 fi
 if [ "$MODE" = verify ] || [ "$MODE" = all ]; then
     step pytest bash -c "python3 -m pytest tests -q -rfEs --durations=15 -p no:cacheprovider > $R/pytest-h200.log 2>&1; grep -E '^(FAILED|ERROR)' $R/pytest-h200.log; tail -1 $R/pytest-h200.log"
-    step sanitize bash -c "python3 scripts/sanitize.py > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
+    step sanitize bash -c "python3 -m tools.sanitize > $R/sanitize-summary.log 2>&1; tail -6 $R/sanitize-summary.log"
     if [ -n "$BASE" ]; then
-        step ab bash -c "python3 scripts/ab_compare.py /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt; tail -2 $OUT/ab.txt"
+        step ab bash -c "python3 -m tools.ab_compare /tmp/base/matmul_opt/libmatmul.so matmul_opt/libmatmul.so --rounds 3 --json $OUT/ab.json > $OUT/ab.txt; tail -2 $OUT/ab.txt"
     fi
-    step paired bash -c "python3 scripts/paired_ratio.py 30 > $R/paired-h200.txt 2>&1; cat $R/paired-h200.txt"
+    step paired bash -c "python3 -m tools.paired_ratio 30 > $R/paired-h200.txt 2>&1; cat $R/paired-h200.txt"
     step report bash -c "python3 -m matmul_opt --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --sustained-sizes 4096 8192 --grid --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -40 $R/report-h200.txt"
     step tune bash -c "python3 -m matmul_opt.tune --json $R/tune-h200.json > $R/tune-h200.txt 2>&1; tail -14 $R/tune-h200.txt"
-    step leaks bash -c "python3 scripts/leak_check.py > $R/leak-check.log 2>&1; tail -5 $R/leak-check.log"
-    step end-to-end bash -c "python3 scripts/end_to_end.py > $R/end-to-end.txt 2>&1; cat $R/end-to-end.txt"
+    step leaks bash -c "python3 -m tools.leak_check > $R/leak-check.log 2>&1; tail -5 $R/leak-check.log"
+    step end-to-end bash -c "python3 -m tools.end_to_end > $R/end-to-end.txt 2>&1; cat $R/end-to-end.txt"
 fi
 if [ "$MODE" = asv ] || [ "$MODE" = all ]; then
     step asv bash -c "invoke asv > $R/asv-run.log 2>&1; tail -3 $R/asv-run.log"

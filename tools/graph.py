@@ -1,6 +1,6 @@
 """GFLOPS per kernel against problem size, drawn from committed asv results (results.py reads them).
 
-    python -m benchmarks.graph [--commit REF] [--machine NAME] [--output docs/gflops.png] [--install]
+    python3 -m tools.graph [--commit REF] [--machine NAME] [--output docs/gflops.png] [--install]
 
 Square shapes are lines with dots; ragged ones hollow diamonds at the cube root of M*N*K (the square size with the
 same FLOP count). The baselines (cuBLAS) are black and grey, dashed; every other kernel gets a hue of its own.
@@ -14,10 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-try:
-    from .results import commit_of, load_results
-except ImportError:  # run as a file
-    from results import commit_of, load_results
+from .results import commit_of, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = ROOT / "results" / "asv"
@@ -99,7 +96,7 @@ def draw(commit: str, results: dict, output: Path, install: bool) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.graph", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python3 -m tools.graph", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("--commit", help="commit whose results to draw (default: the newest one with results)")
     parser.add_argument("--machine", help="machine to draw (default: every machine with results, a panel each)")

@@ -1,6 +1,8 @@
 """For accuracy experiments on the fp32-accurate kernels: the inputs of issue 18's bounds (uniform [-1, 1], and
 magnitudes log-uniform over [2^-40, 2^40] with random signs) and one row of a kernel's error against float64 beside
 a baseline's (cuBLAS fp32, pedantic) over K. GPU needed for sweep_row.
+
+    from tools.fp32_accuracy import log_uniform, sweep_row, uniform   # with the repository root on sys.path
 """
 from __future__ import annotations
 
