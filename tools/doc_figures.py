@@ -7,7 +7,7 @@ Tables (rows are found by the kernel or shape in their first cell; the other cel
 - README.md, the kernel table: TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ in the last cell;
 - docs/ladder.md, the rung table: TFLOPS at 1024³, 4096³, 8192³ with the share of `cublas` in the same run;
 - docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape.
-The prose around them cites the report by hand and names its commit."""
+The prose around them points to the report instead of citing its figures."""
 import json
 import re
 import sys
