@@ -11,7 +11,7 @@
 // Tile: BM=128, BN=128, BK=8, TM=TN=8, 256 threads, 17 KB shared memory.
 //
 // Rows or leading dimensions that are not 16-byte aligned use the same kernel with scalar guarded loads
-// (kVector = false): the seed's version faulted with a misaligned address there.
+// (kVector = false): a float4 load from an address that is not 16-byte aligned faults.
 #include "core/copy/guarded_load.cuh"
 #include "core/launch.h"
 #include "core/problem.h"

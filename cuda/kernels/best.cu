@@ -6,10 +6,9 @@
 // - a long K over a small C (K from kLongKMin, M*N per SM up to kLongKMaxMnPerSm): few output tiles, so the
 //   configurations that split K fill the GPU whatever their tile, and what differs is how much of each tile C
 //   fills and how fast the tile streams: best takes the one whose tiles, padded to cover C, take the least time at
-//   the rate the tuner measured for it on a C that every tile divides (the skinny kernel for the smallest C);
+//   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C);
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
-//   is bound by HBM
-//   bandwidth; the skinny kernel streams it with every SM;
+//   is bound by HBM bandwidth; the skinny kernel streams it with every SM;
 // - a panel: C with a few dozen to a few hundred rows or columns, where square tiles would be mostly empty: the
 //   panel rows name a tile of a matching height for each range of the small side and each orientation;
 // - otherwise the cost of a tiled GEMM is dominated by (a) the per-tile efficiency of the configuration (bigger

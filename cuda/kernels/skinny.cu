@@ -328,7 +328,8 @@ int64_t column_blocks(const Plan& p, int lane_quads) {
 // wave, wider until they fit one: the fewest blocks that fill a wave stream fastest, and narrow pieces of X's rows
 // cost nothing while there are enough of them. K slices for what the blocks leave of the wave
 // (rounded down: a count that would start a second, mostly empty wave is not taken), summed by a cluster, or by
-// split-K where even a cluster's slices would leave most of the GPU idle.
+// split-K where even a cluster's slices would leave most of the GPU idle (the plan sweep of
+// docs/experiments/2026-12-02-streaming.md).
 Plan plan(const GemmArgs& g, int sms) {
     Plan p = layout(g);
     const int max_rows = p.x == XRows::kAlongL ? kMaxRowsAlongL : kMaxRowsAlongK;

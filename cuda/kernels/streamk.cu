@@ -15,7 +15,7 @@
 //
 // Changes vs tma: the grid (whole tiles, then the stream-K blocks), the range walk, the workspace and the fixup.
 // Like tma, every configuration is instantiated per op combination (the mainloop's operand layouts).
-// The walk's state lives in shared memory and is re-read after the k loop: held in registers through it, it left
+// The walk's state lives in shared memory and is re-read after the k loop: held in registers through it, it leaves
 // nvcc a k loop with more register-bank conflicts than tma's.
 //
 // Model: at 3072^3 in 128x128 tiles the last 48 tiles join one whole wave: 312 tiles x 192 iterations over 264

@@ -24,10 +24,10 @@
 //     writes each accumulator pair to its transposed place in C.
 //   - otherwise A is the register operand, read with ldmatrix (as stored when the copy engine takes it, else gathered
 //     K-major first), and B is made K-major and rounded (a transposing gather when stored K x N).
-// Rounding A's tiles in shared memory instead, by the producer warpgroup's idle warps, held the kernel to half its
-// speed; leaving them unrounded (truncated by the tensor cores) gave 1.6x cuBLAS TF32's error; a pass in shared
-// memory that transposed and rounded B was slower still (docs/experiments/2026-12-01-operand-passes.md,
-// 2026-12-01-wgmma-tf32.md).
+// The alternatives measure worse: rounding A's tiles in shared memory instead, by the producer warpgroup's idle
+// warps, costs much of the kernel's speed; leaving them unrounded (truncated by the tensor cores) puts the error
+// well above cuBLAS TF32's; a pass in shared memory that transposes and rounds B is slower still
+// (docs/experiments/2026-12-01-operand-passes.md, 2026-12-01-wgmma-tf32.md).
 //
 // Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
 // (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within

@@ -27,8 +27,8 @@ class PinnedBuffer {
 };
 
 // Pinned blocks for arrays (mm_host_alloc / mm_host_free): a freed block is kept, up to kPinnedCacheBytes in all, and
-// handed out again for a request of its size class, since pinning memory is slow (the driver locks and maps every
-// page: registering 256 MiB took 8.4 ms on the H200 machines, by issue 16's measurement).
+// handed out again for a request of its size class, since pinning memory is slow: the driver locks and maps every
+// page (docs/experiments/2026-12-01-host-streaming.md).
 constexpr size_t kPinnedCacheBytes = size_t(2) << 30;
 mm_status acquire_pinned_block(size_t bytes, void** p);
 // MM_ERR_INVALID_ARGUMENT for a pointer that acquire_pinned_block did not give, or that was given back already.

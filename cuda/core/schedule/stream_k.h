@@ -10,10 +10,10 @@
 // deep and a tile in at most kMaxPiecesPerTile pieces, so that a single long-K tile does not fold hundreds of
 // partials serially.
 //
-// Equal shares assume that every SM runs at one speed, and they do not quite: the slowest SMs then end the
-// kernel. The tail-pieces variant cuts every tile of the ragged last wave into p equal K pieces, one block each,
-// and lets no whole wave join them; the hardware hands the pieces to SMs as they free up, so a slow SM takes
-// fewer of them.
+// Equal shares assume that every SM runs at one speed, and they do not quite
+// (docs/experiments/2026-11-30-sm-speed.md): the slowest SMs then end the kernel. The tail-pieces variant cuts every
+// tile of the ragged last wave into p equal K pieces, one block each, and lets no whole wave join them; the hardware
+// hands the pieces to SMs as they free up, so a slow SM takes fewer of them.
 #pragma once
 
 #include <cstdint>
