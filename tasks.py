@@ -156,14 +156,14 @@ def graph(c, commit=None, machine=None, output="docs/gflops.png", install=False,
     }
 )
 def sanitize(c, tools="memcheck,racecheck,initcheck,synccheck", kernels=""):
-    """compute-sanitizer over every kernel on small ragged shapes; logs in docs/results/sanitizer-<tool>.log."""
+    """compute-sanitizer over every kernel on small ragged shapes; logs in results/latest/sanitizer-<tool>.log."""
     kernels_option = f" --kernels {shlex.quote(kernels)}" if kernels else ""
     _python(c, f"-m tools.sanitize --tools {shlex.quote(tools)}{kernels_option}")
 
 
 @task(help={"check": "check the committed documents against the committed results instead of writing them"})
 def docs(c, check=False):
-    """Write every generated figure of the docs from the committed results (docs/results/): the figure columns of
+    """Write every generated figure of the docs from the committed results (results/latest/): the figure columns of
     the kernel tables (tools/doc_figures.py) and the pictures under docs/figures/ (tools/doc_pictures.py, which
     draws with matplotlib; --check needs none)."""
     flag = " --check" if check else ""

@@ -8,7 +8,7 @@ from pathlib import Path
 from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
 from matmul_opt.tune import TABLE, long_k_rule, panel_rows, render, skinny_max_side, table_rows, tables
 
-MEASUREMENTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "tune-h200.json"
+MEASUREMENTS = Path(__file__).resolve().parent.parent / "results" / "latest" / "tune-h200.json"
 
 
 def square(size, ms_by_config):

@@ -1,6 +1,6 @@
 """The figure columns of the docs' kernel tables, written from the committed report (no GPU needed).
 
-    python3 -m tools.doc_figures           rewrite them from docs/results/report-h200.json
+    python3 -m tools.doc_figures           rewrite them from results/latest/report-h200.json
     python3 -m tools.doc_figures --check   exit 1 (naming the rows) where a table differs from the report
 
 Tables (rows are found by the kernel or shape in their first cell; the other cells are left as written):
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "docs/results/report-h200.json"
+REPORT = ROOT / "results/latest/report-h200.json"
 
 
 def tflops_by_kernel_and_shape(report: dict) -> dict[tuple[str, str], float]:
@@ -96,7 +96,7 @@ def main() -> int:
             path.write_text(new)
             print(f"rewrote {name}")
     if stale:
-        print("tables that differ from docs/results/report-h200.json (python3 -m tools.doc_figures writes them):")
+        print("tables that differ from results/latest/report-h200.json (python3 -m tools.doc_figures writes them):")
         print("\n".join(stale))
         return 1
     return 0

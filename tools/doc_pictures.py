@@ -5,10 +5,10 @@
                                             what the committed results give, or a picture is not drawn from them
 
 Pictures:
-- ladder.svg: TFLOPS per rung at 4096^3 (docs/results/report-h200.json) against the FP32 FMA and TF32 tensor peaks;
+- ladder.svg: TFLOPS per rung at 4096^3 (results/latest/report-h200.json) against the FP32 FMA and TF32 tensor peaks;
 - roofline.svg: the shape grid's products, best and cuBLAS, and the cubes' rungs against the H200's roofline: the
   smaller of the FP32 FMA peak and arithmetic intensity times the HBM read bandwidth measured in the grid's run
-  (docs/results/report-grid-h200.json);
+  (results/latest/report-grid-h200.json);
 - grid.svg: best's speed over cuBLAS's on each shape of the grid, by class.
 Each picture's data go beside it as JSON, and the SVG carries their SHA-256 in its title, so the check needs
 neither matplotlib nor a byte-exact drawing: drawing needs matplotlib (`python3 -m pip install matplotlib`).
@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-REPORT = ROOT / "docs/results/report-h200.json"
-GRID_REPORT = ROOT / "docs/results/report-grid-h200.json"
+REPORT = ROOT / "results/latest/report-h200.json"
+GRID_REPORT = ROOT / "results/latest/report-grid-h200.json"
 FIGURES = ROOT / "docs/figures"
 
 # The H200's arithmetic ceilings: 132 SMs x 128 FP32 lanes x 2 FLOP per FMA x 1.98 GHz, and the datasheet's dense

@@ -7,7 +7,7 @@
 #   tools/h200_check.sh asv [BASE]        the offline asv run of HEAD; with BASE also asv's kernel times of BASE, for a
 #                                         regression gate of the same call
 #   tools/h200_check.sh all               verify, then asv, in one call (no BASE)
-# Logs land in docs/results/; $OUT gets results.tgz (docs/results and results/asv) and the A/B's table. Through
+# Logs land in results/latest/; $OUT gets results.tgz (results/latest and results/asv) and the A/B's table. Through
 # the device tool it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
 # .gitcarry/repo.bundle HEAD main`) to restore the history that asv records commits from. MM_PREBUILT=1 uses the
 # matmul_opt/libmatmul.so that came with the tree (built off the device from the same commit) instead of building.
@@ -15,7 +15,7 @@ set -uo pipefail
 MODE=${1:-verify}
 BASE=${2:-}
 OUT=${OUT:-/tmp/h200-out}
-R=docs/results
+R=results/latest
 mkdir -p "$OUT" $R
 if [ -d .whl ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
@@ -58,4 +58,4 @@ if [ "$MODE" = asv ] || [ "$MODE" = all ]; then
             cp results/asv/nvidia-h200/$(git rev-parse --short=8 $BASE)-*.json $PWD/results/asv/nvidia-h200/; tail -3 $OUT/asv-base.log"
     fi
 fi
-tar czf "$OUT/results.tgz" docs/results results/asv
+tar czf "$OUT/results.tgz" results/latest results/asv

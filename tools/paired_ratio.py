@@ -3,7 +3,7 @@
 At 4096^3, 8192^3, 2048^3 and 1024^3: per round one matmul_opt.benchmark() of best and one of cublas, the order
 alternating round by round, and the ratio cublas_ms / best_ms of that round; prints the median, quartiles,
 min/max and the share of rounds >= 1. Pairing cancels the drift between two runs minutes apart, which moves
-cuBLAS alone by as much as the two kernels differ; docs/results/paired-h200.txt is its H200 output."""
+cuBLAS alone by as much as the two kernels differ; results/latest/paired-h200.txt is its H200 output."""
 import statistics
 import sys
 

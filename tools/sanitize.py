@@ -3,7 +3,7 @@
     python3 -m tools.sanitize [--tools memcheck,racecheck] [--kernels advanced,best]
 
 Runs `python3 -m tools.sanitize_driver` (every kernel on small ragged shapes, each result checked against float64,
-then the benchmark helper once) under each tool, writes docs/results/sanitizer-<tool>.log and exits 1 when any tool
+then the benchmark helper once) under each tool, writes results/latest/sanitizer-<tool>.log and exits 1 when any tool
 reports an error or the driver fails.
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     if not Path(sanitizer).exists():
         print("compute-sanitizer not found (it ships with the CUDA toolkit; add its bin/ to PATH)", file=sys.stderr)
         return 2
-    logs = ROOT / "docs" / "results"
+    logs = ROOT / "results" / "latest"
     logs.mkdir(parents=True, exist_ok=True)
     driver = [sys.executable, "-m", "tools.sanitize_driver"]  # in the repository root (cwd below)
     if args.kernels:
