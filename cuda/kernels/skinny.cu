@@ -35,6 +35,7 @@
 
 #include <cooperative_groups.h>
 
+#include <climits>
 #include <type_traits>
 
 #include "core/copy/guarded_load.cuh"
@@ -311,6 +312,9 @@ Plan layout(const GemmArgs& g) {
     return p;
 }
 
+// The longest K the kernels take: their k loops count in int, and the last turn's step must not overflow it.
+constexpr int kMaxK = INT_MAX - 4 * 32 * kWarps * 2;
+
 // Narrowest piece of a row of X along L that a warp reads per step: 4 quads, two 32-byte sectors.
 constexpr int kMinLaneQuads = 4;
 // The most slices one cluster sums in shared memory (the portable cluster size).
@@ -442,7 +446,7 @@ namespace skinny {
 
 bool takes(const GemmArgs& g) {
     const Plan p = layout(g);
-    return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK);
+    return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK) && g.K <= kMaxK;
 }
 
 constinit const gemm::ConfigDesc kPlanned{"skinny",      {kMaxSmallSide, 128, 4}, kMinBlocksPerSm, false,

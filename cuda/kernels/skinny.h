@@ -11,7 +11,7 @@ inline constexpr int kMaxSmallSide = 32;
 inline constexpr int kMaxSmallSideAlongK = 16;
 
 // Whether the kernel takes g: a small side of at most kMaxSmallSide, or kMaxSmallSideAlongK, by how the large
-// operand is stored.
+// operand is stored, and K short enough for the kernels' int k loops (2^31 less a few thousand).
 bool takes(const GemmArgs& g);
 
 // The kernel with the split of K and the block shape it plans itself (splits = 1 only); elsewhere its fallback,
