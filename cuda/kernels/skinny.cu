@@ -1,7 +1,7 @@
 // skinny: products with a small side: a vector times a matrix, a decode-sized batch against a weight matrix, a tall
 // panel times a few columns, a long K over a small C.
 //
-// Technique: such a product reads its large operand once and does at most 2 x 16 FLOP per 4-byte element of it, so
+// Technique: such a product reads its large operand once and does at most 2 x 32 FLOP per 4-byte element of it, so
 // HBM bandwidth bounds it, not arithmetic. The tiled rungs waste it: their 32- to 256-row tiles are mostly empty, and
 // the few tiles leave most SMs idle. Here every element of the large operand goes straight from HBM into registers,
 // once, by 16-byte loads that bypass L1, and the threads keep many of them in flight; the small operand, which every
@@ -20,6 +20,8 @@
 //   4 rows of X at once, its 32 lanes side by side along K (512 contiguous bytes of a row per load), and a lane holds
 //   4 x S sums; the lanes' sums meet in a shuffle butterfly at the end. Up to 4 rows of Y (each lane reads its own
 //   k of Y, so more rows would cost more cache reads than X's stream).
+// Rows of Y beyond that are cut into up to 4 groups, taken by neighbouring blocks that read the same pieces of X at
+// about the same time, the later ones from L2: up to 32 rows of Y with X along L, 16 with X along K.
 // The 8 warps of a block take different k (X along L) or different rows (X along K). Where the large side cannot
 // fill the GPU, K is also cut into slices across blocks: up to 8 slices form a thread block cluster (sm_90), whose
 // blocks add their sums through distributed shared memory and write C in the same launch; a long K over a tiny
@@ -29,8 +31,8 @@
 // Changes vs the tiled rungs: no shared-memory tiles and no tile of C; the work is cut along L and K instead of M
 // and N, the operands go to registers without shared memory, and one kernel family takes every op combination.
 //
-// Parameters: 256 threads, 2 blocks per SM; S rounded up to 1, 2, 4 or 8 rows of sums per lane (X along L) or
-// 1, 2 or 4 (X along K); 2 steps in flight per loop turn for up to 4 rows, 1 for more.
+// Parameters: 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
+// L) or 1, 2 or 4 (X along K), up to 4 groups; 2 steps in flight per loop turn for up to 4 rows, 1 for more.
 #include "kernels/skinny.h"
 
 #include <cooperative_groups.h>

@@ -17,9 +17,9 @@ namespace {
 
 // Pieces smaller than this are not worth handing to another thread.
 constexpr size_t kPieceBytes = size_t(256) << 10;
-// Copies into pinned memory on a 16-core H200 host stop growing with the thread count at kMaxThreads, and run
-// faster with non-temporal stores than with memcpy (docs/experiments/2026-12-01-call-costs.md: its copy_probe.cu
-// measures its own loop of 32-byte stores, the 16-byte stores below only through the host path).
+// Copies into pinned memory stop growing with the thread count at kMaxThreads, and run faster with non-temporal
+// stores than with memcpy (docs/experiments/2026-12-01-call-costs.md: its copy_probe.cu measures its own loop of
+// 32-byte stores, the 16-byte stores below only through the host path).
 constexpr unsigned kMaxThreads = 12;
 // Rows at least this long are written with non-temporal stores.
 constexpr size_t kStreamingRowBytes = size_t(4) << 10;
