@@ -56,7 +56,8 @@ def test_skinny_takes_every_small_side_orientation_and_op_combination(side, orie
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(1, 1, 1), (3, 5, 2), (16, 16, 7), (5, 40000, 9), (40000, 2, 13), (1, 1, 300001),
-                                   (13, 7, 250000), (2, 3000, 60000), (9000, 4, 40000), (32, 30, 200000)],
+                                   (13, 7, 250000), (2, 3000, 60000), (9000, 4, 40000), (40, 11, 300000),
+                                   (32, 30, 200000)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_skinny_on_short_and_long_k(shape, ops):
     """K of one element, of a few, and long enough that the launcher splits it across blocks (the split-K
@@ -67,7 +68,8 @@ def test_skinny_on_short_and_long_k(shape, ops):
 
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
-@pytest.mark.parametrize("shape", [(1, 4096, 4096), (1, 5000, 9000), (6000, 3, 5000), (8, 4096, 4096)],
+@pytest.mark.parametrize("shape", [(1, 4096, 4096), (1, 5000, 9000), (6000, 3, 5000), (8, 4096, 4096),
+                                   (4096, 13, 4096)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_skinny_sums_a_clusters_slices_in_a_fixed_order(shape, ops):
     """Large sides that leave much of the GPU idle: K cut into 2 to 8 slices, which a thread block cluster adds up

@@ -1,0 +1,175 @@
+// The skinny kernel's register-fed mainloops (device): the large operand X straight from HBM into registers by
+// 16-byte loads that bypass L1, the small operand Y from the caches. skinny.cu's header explains both.
+#pragma once
+
+#include <type_traits>
+
+#include "core/copy/guarded_load.cuh"
+#include "core/unroll.cuh"
+#include "kernels/skinny.h"
+#include "kernels/skinny/view.cuh"
+
+namespace skinny {
+
+// The most rows of Y each mainloop holds sums for, and the most groups of them (blocks that share X's pieces).
+constexpr int kMaxRowsAlongL = 8, kMaxRowsAlongK = 4, kMaxSGroups = 4;
+static_assert(kMaxSmallSide == kMaxSGroups * kMaxRowsAlongL, "skinny.h's limit: 4 groups of 8 rows along L");
+// X along K: the rows of X a warp takes at once, and so the rows of a block.
+constexpr int kRowsPerWarp = 4, kRowsPerBlock = kWarps * kRowsPerWarp;
+
+// Y(s0 + s, k .. k + 3) for s < kRows (zero past S and past k_end), by how Y is stored; s0 a multiple of 4 where
+// kRows is. kYVector: Y's stored rows may be read 16 bytes at a time.
+template <int kRows, YRows kY, bool kYVector>
+__device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, int s0, int k, int k_end) {
+    using gemm::CachedLoad;
+    if constexpr (kY == YRows::kAlongK) {  // Y's stored rows are s: 4 k of one s per load
+#pragma unroll
+        for (int s = 0; s < kRows; ++s) {
+            y[s] = gemm::guarded_row4<CachedLoad>(v.Y + int64_t(s0 + s) * v.ldy, k, s0 + s < v.S ? k_end : 0,
+                                                  kYVector);
+        }
+    }
+    if constexpr (kY == YRows::kAlongS) {  // Y's stored rows are k: 4 s of one k per load
+        float e[kRows][4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int s = 0; s < kRows; s += 4) {
+                const float4 q = gemm::guarded_row4<CachedLoad>(v.Y + int64_t(k + j) * v.ldy, s0 + s,
+                                                                k + j < k_end ? v.S : 0, kYVector);
+#pragma unroll
+                for (int i = 0; i < 4 && s + i < kRows; ++i) e[s + i][j] = gemm::f4_get(q, i);
+            }
+#pragma unroll
+        for (int s = 0; s < kRows; ++s) y[s] = make_float4(e[s][0], e[s][1], e[s][2], e[s][3]);
+    }
+}
+
+
+// X along L. kRows: rows of Y held (S rounded up); kXVector, kYVector: X's, Y's stored rows may be read 16 bytes
+// at a time.
+template <int kRows, YRows kY, bool kXVector, bool kYVector>
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
+    constexpr int kTurn = kRows <= 4 ? 2 : 1;  // steps whose loads are in flight together
+    __shared__ float4 block_sums[kRows][32];   // [s][l-quad of the block]
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane_quads = v.lane_quads, k_lanes = 32 / lane_quads;
+    const int lq = lane % lane_quads, kl = lane / lane_quads;
+    const int l = int((column_block(v) * lane_quads + lq) * 4);
+    const int s0 = s_group(v) * kRows;
+    int k_begin = 0, k_end = 0;
+    slice_range(v, &k_begin, &k_end);
+    const int stride = 4 * k_lanes * kWarps;  // k the block advances per step
+
+    float acc[kRows][4] = {};
+    for (int k = k_begin + 4 * (warp * k_lanes + kl); k < k_end; k += kTurn * stride) {
+        float4 x[kTurn][4], y[kTurn][kRows];
+#pragma unroll
+        for (int t = 0; t < kTurn; ++t) {
+            const int kt = k + t * stride;
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                x[t][j] = gemm::guarded_row4<gemm::StreamedLoad>(v.X + int64_t(kt + j) * v.ldx, l,
+                                                                 kt + j < k_end ? v.L : 0, kXVector);
+            load_y<kRows, kY, kYVector>(y[t], v, s0, kt, k_end);
+        }
+#pragma unroll
+        for (int t = 0; t < kTurn; ++t)
+#pragma unroll
+            for (int s = 0; s < kRows; ++s)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const float a = gemm::f4_get(y[t][s], j);
+                    acc[s][0] = fmaf(a, x[t][j].x, acc[s][0]);
+                    acc[s][1] = fmaf(a, x[t][j].y, acc[s][1]);
+                    acc[s][2] = fmaf(a, x[t][j].z, acc[s][2]);
+                    acc[s][3] = fmaf(a, x[t][j].w, acc[s][3]);
+                }
+    }
+
+    // The lanes of one l-quad hold sums over different k: a butterfly over the k-lane bits; then the warps' sums,
+    // added in warp order.
+    for (int mask = lane_quads; mask < 32; mask <<= 1)
+#pragma unroll
+        for (int s = 0; s < kRows; ++s)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[s][c] += __shfl_xor_sync(0xffffffffu, acc[s][c], mask);
+    for (int w = 0; w < kWarps; ++w) {
+        if (warp == w && kl == 0)
+#pragma unroll
+            for (int s = 0; s < kRows; ++s) {
+                float4 sum = w == 0 ? make_float4(0.f, 0.f, 0.f, 0.f) : block_sums[s][lq];
+                sum.x += acc[s][0];
+                sum.y += acc[s][1];
+                sum.z += acc[s][2];
+                sum.w += acc[s][3];
+                block_sums[s][lq] = sum;
+            }
+        __syncthreads();
+    }
+    const int64_t l_block = column_block(v) * lane_quads * 4;
+    write_sums<kRows>(v, &block_sums[0][0].x, kRows * 128, [&](int o, int* s, int64_t* at_l) {  // [s][128 l]
+        *s = o / 128;
+        *at_l = o % 128 < 4 * lane_quads ? l_block + o % 128 : v.L;  // past the block's l: not written
+    });
+}
+
+// X along K. kRows: rows of Y held (S rounded up); kXVector: X's stored rows may be read 16 bytes at a time (Y's
+// always may: an unaligned Y goes to the staged mainloop).
+template <int kRows, YRows kY, bool kXVector>
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_k(const SkinnyView v) {
+    constexpr int kTurn = 2;  // steps whose loads are in flight together
+    __shared__ float block_sums[kRowsPerBlock * kRows];  // [row of X][s]
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int64_t row0 = column_block(v) * kRowsPerBlock + warp * kRowsPerWarp;
+    const int s0 = s_group(v) * kRows;
+    int k_begin = 0, k_end = 0;
+    slice_range(v, &k_begin, &k_end);
+    constexpr int kStride = 4 * 32;
+
+    float acc[kRowsPerWarp][kRows] = {};
+    for (int k = k_begin + 4 * lane; k < k_end; k += kTurn * kStride) {
+        float4 x[kTurn][kRowsPerWarp], y[kTurn][kRows];
+#pragma unroll
+        for (int t = 0; t < kTurn; ++t) {
+            const int kt = k + t * kStride;
+#pragma unroll
+            for (int r = 0; r < kRowsPerWarp; ++r)
+                x[t][r] = gemm::guarded_row4<gemm::StreamedLoad>(v.X + (row0 + r) * v.ldx, kt,
+                                                                 row0 + r < v.L ? k_end : 0, kXVector);
+            load_y<kRows, kY, true>(y[t], v, s0, kt, k_end);
+        }
+#pragma unroll
+        for (int t = 0; t < kTurn; ++t)
+#pragma unroll
+            for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+                for (int s = 0; s < kRows; ++s) {
+                    float sum = acc[r][s];
+                    sum = fmaf(x[t][r].x, y[t][s].x, sum);
+                    sum = fmaf(x[t][r].y, y[t][s].y, sum);
+                    sum = fmaf(x[t][r].z, y[t][s].z, sum);
+                    acc[r][s] = fmaf(x[t][r].w, y[t][s].w, sum);
+                }
+    }
+
+    // The 32 lanes hold sums over different k: a butterfly over all of them.
+    for (int mask = 1; mask < 32; mask <<= 1)
+#pragma unroll
+        for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+            for (int s = 0; s < kRows; ++s) acc[r][s] += __shfl_xor_sync(0xffffffffu, acc[r][s], mask);
+    if (lane == 0)
+#pragma unroll
+        for (int r = 0; r < kRowsPerWarp; ++r)
+#pragma unroll
+            for (int s = 0; s < kRows; ++s) block_sums[(warp * kRowsPerWarp + r) * kRows + s] = acc[r][s];
+    __syncthreads();
+    const int64_t row_block = column_block(v) * kRowsPerBlock;
+    write_sums<kRows>(v, block_sums, kRowsPerBlock * kRows, [&](int o, int* s, int64_t* at_l) {
+        *s = o % kRows;
+        *at_l = row_block + o / kRows;
+    });
+}
+
+}  // namespace skinny
