@@ -25,6 +25,7 @@ from .api import (
     kernel_available,
     kernel_names,
     kernels,
+    matmul,
     run,
     tolerance,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "kernel_available",
     "kernel_names",
     "kernels",
+    "matmul",
     "run",
     "tolerance",
 ]

@@ -144,8 +144,9 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     `stream` (a handle, or an object with .ptr or .cuda_stream), else on the producer's stream, ordered after the
     producer's pending writes, and run() returns without waiting; the result is an array of A's library (CuPy,
     PyTorch, Numba; other producers need `out`), or `out`, which may not overlap A or B and must have its rows or
-    its columns contiguous (matmul_opt.device_arrays says more). Mixing host and GPU operands is refused. Everything
-    is checked before the GPU is touched.
+    its columns contiguous (matmul_opt.device_arrays says more). PyTorch tensors that require grad: the plain
+    product (no out=, alpha, beta or stream=) goes through the operator matmul() uses, which records the backward;
+    the others are refused. Mixing host and GPU operands is refused. Everything is checked before the GPU is touched.
     """
     # The common calls, read directly (_plain_host, plain_gemm: None for any other call, which the checks below see).
     if type(kernel) is str and out is None and type(alpha) is float and type(beta) is float and beta == 0.0:
@@ -157,6 +158,11 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
                 result = _plain_host(kernel, A, B, alpha) if stream is None and type(B) is np.ndarray else None
             if result is not None:
                 return result
+    if out is None and stream is None and alpha == 1 and beta == 0 and device_arrays.requires_grad(A, B):
+        _check_kernel(kernel)
+        from . import torch_op  # PyTorch is imported only once a tensor has come
+
+        return torch_op.product(A, B, kernel)  # the operator records the backward
     _check_kernel(kernel)
     alpha, beta = _check_scalar("alpha", alpha), _check_scalar("beta", beta)
     if beta != 0 and out is None:
@@ -171,6 +177,20 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
                                  "GPU arrays")
             return device_arrays.gemm(kernel, A, B, out, alpha, beta, stream)
     return _run_host(kernel, A, B, out, alpha, beta, stream)
+
+
+def matmul(A, B, *, kernel: str = "best"):
+    """A @ B with the named kernel (best by default), as run(kernel, A, B) computes it.
+
+    PyTorch tensors go through the PyTorch operator `matmul_opt::mm` (matmul_opt.torch_op): on tensors that require
+    grad it records a backward that computes both gradients with the same kernel, and torch.compile traces a model
+    that calls matmul() without a graph break. Every other operand goes to run(); PyTorch is never imported for them.
+    """
+    if not isinstance(A, np.ndarray) and type(A).__module__.split(".")[0] == "torch":
+        from . import torch_op  # PyTorch is imported only once a tensor has come
+
+        return torch_op.product(A, B, kernel)
+    return run(kernel, A, B)
 
 
 _FLOAT32 = np.dtype(np.float32)

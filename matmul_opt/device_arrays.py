@@ -77,6 +77,11 @@ def is_device_array(x) -> bool:
     return hasattr(x, "__cuda_array_interface__") or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"))
 
 
+def requires_grad(A, B) -> bool:
+    """True when A or B is a PyTorch tensor that requires grad (read without importing PyTorch)."""
+    return any(_library_of(x) == "torch" and getattr(x, "requires_grad", False) is True for x in (A, B))
+
+
 def _is_cuda_tensor(x) -> bool:
     return _library_of(x) == "torch" and getattr(x, "is_cuda", False) is True
 
@@ -146,7 +151,9 @@ def from_torch(x, name: str) -> DeviceMatrix:
     if x.dtype != torch.float32:
         raise _dtype_error(name, str(x.dtype).removeprefix("torch."), x)
     if x.requires_grad:
-        raise ValueError(f"{name} requires grad, and matmul_opt records no autograd graph; pass {name}.detach()")
+        raise ValueError(f"{name} requires grad, and matmul_opt records the backward of the plain product alone "
+                         f"(matmul(A, B), or run(kernel, A, B) without out=, alpha, beta or stream=); pass "
+                         f"{name}.detach() to compute this one without it")
     return DeviceMatrix(x, x.data_ptr(), (rows, cols), tuple(x.stride()), device=x.device.index)
 
 

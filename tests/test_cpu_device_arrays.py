@@ -257,7 +257,7 @@ def test_plain_gpu_operands_take_the_direct_path_and_others_the_general_one():
         "device_arrays.gemm = general\n"
         "for A in (torch.Tensor((4, 3), requires_grad=True), torch.Tensor((4, 3), device=-1)):\n"
         "    try:\n"
-        "        matmul_opt.run('naive', A, torch.Tensor((3, 5)))\n"
+        "        matmul_opt.run('naive', A, torch.Tensor((3, 5)), alpha=2.0)  # autograd: the plain product alone\n"
         "    except (TypeError, ValueError) as exc:\n"
         "        print(type(exc).__name__ + ':', exc)\n"
     )
@@ -326,3 +326,23 @@ def test_cupy_streams_are_asked_of_the_operands_gpu():
         asked.clear()
         assert adapter.stream(1) == (101 if get is per_device else 7)
         assert asked == ([1] if get is per_device else [])
+
+
+def test_matmul_on_numpy_operands_goes_to_run_without_importing_pytorch():
+    """matmul() hands NumPy operands to run() (which, with every device hidden, reports that) and never imports
+    PyTorch: only a tensor brings it in."""
+    stdout = _run_without_devices(
+        "import sys\n"
+        "import numpy as np\n"
+        "import matmul_opt\n"
+        "rng = np.random.default_rng(3)\n"
+        "A, B = (rng.uniform(-1, 1, s).astype(np.float32) for s in ((4, 3), (3, 5)))\n"
+        "try:\n"
+        "    matmul_opt.matmul(A, B)\n"
+        "except matmul_opt.NoDeviceError as exc:\n"
+        "    print('NoDeviceError:', exc)\n"
+        "print('torch imported:', 'torch' in sys.modules)\n"
+    )
+    lines = stdout.splitlines()
+    assert lines[0].startswith("NoDeviceError: no usable CUDA device"), stdout
+    assert lines[1] == "torch imported: False", stdout

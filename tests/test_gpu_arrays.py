@@ -273,7 +273,7 @@ def test_refused_cases_then_a_correct_product():
         (TypeError, "expected float32", lambda: matmul_opt.run("best", A.double(), B)),
         (TypeError, "expected float32", lambda: matmul_opt.run("best", cupy.asarray(A).astype(cupy.float64),
                                                                 cupy.asarray(B))),
-        (ValueError, "requires grad", lambda: matmul_opt.run("best", A.clone().requires_grad_(), B)),
+        (ValueError, "requires grad", lambda: matmul_opt.run("best", A.clone().requires_grad_(), B, alpha=2.0)),
         (ValueError, "not a CUDA GPU", lambda: matmul_opt.run("best", A.cpu(), B)),
         (ValueError, "mixed host and GPU", lambda: matmul_opt.run("best", A, B.cpu().numpy())),
         (ValueError, "beta", lambda: matmul_opt.run("best", A, B, beta=1.0)),
