@@ -56,6 +56,11 @@ def _free(host_free, pointer: int, nbytes: int) -> None:
     _count(-nbytes)
 
 
+def held_bytes() -> int:
+    """Bytes of pinned arrays alive (empty_pinned's and run()'s results)."""
+    return _pinned_bytes
+
+
 def result_array(shape: tuple[int, int]) -> np.ndarray:
     """A new float32 array for a host-path result: pinned while PINNED_RESULT_* allow, else ordinary memory."""
     nbytes = shape[0] * shape[1] * 4
