@@ -37,11 +37,11 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/configs/pipelined.h"
 #include "core/device.h"
 #include "core/layout/rearrange.h"
 #include "core/schedule/split_k.h"
 #include "kernels/best_table.h"
-#include "kernels/pipelined.h"
 #include "kernels/skinny.h"
 #include "kernels/streamk.h"
 #include "kernels/tma.h"

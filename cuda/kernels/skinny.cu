@@ -41,10 +41,10 @@
 #include <climits>
 #include <type_traits>
 
+#include "core/configs/pipelined.h"
 #include "core/device.h"
 #include "core/launch.h"
 #include "core/schedule/split_k.h"
-#include "kernels/pipelined.h"
 #include "kernels/skinny/register_mainloops.cuh"
 #include "kernels/skinny/staged_mainloop.cuh"
 

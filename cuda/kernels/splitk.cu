@@ -12,9 +12,9 @@
 //
 // Changes vs pipelined: the K-slice grid dimension, the workspace and the reduction (op = T operands are read as
 // stored, as by pipelined).
+#include "core/configs/pipelined.h"
 #include "core/device.h"
 #include "core/schedule/split_k.h"
-#include "kernels/pipelined.h"
 
 // Registry entry point: shapes whose tiles already fill the GPU (or with short K) run unsplit.
 mm_status launch_splitk(const GemmArgs& g, cudaStream_t stream) {

@@ -25,6 +25,8 @@
 // library's workspace pool.
 #include "kernels/streamk.h"
 
+#include "core/configs/bulk_tensor_tiles.h"
+#include "core/configs/pipelined.h"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
 #include "core/device_buffer.h"
@@ -34,8 +36,6 @@
 #include "core/mainloop/ffma_bulk_tensor.cuh"
 #include "core/schedule/stream_k.cuh"
 #include "core/schedule/stream_k.h"
-#include "kernels/pipelined.h"
-#include "kernels/tma.h"
 
 using gemm::FfmaTile;
 
@@ -151,7 +151,7 @@ namespace streamk {
 constinit const gemm::ConfigDesc k128x256x32 =
     describe<kTile128x256x32, 0>("streamk 128x256x32", pipelined::k128x256x16);
 constinit const gemm::ConfigDesc k128x128x16 =
-    describe<tma::kTile128x128x16, 0>("streamk 128x128x16", pipelined::k128x128x16);
+    describe<gemm::kBulkTensorTile128x128x16, 0>("streamk 128x128x16", pipelined::k128x128x16);
 constinit const gemm::ConfigDesc k128x256x32Tail3 =
     describe<kTile128x256x32, 3>("streamk 128x256x32 tail3", pipelined::k128x256x16);
 

@@ -34,6 +34,8 @@
 
 #include <type_traits>
 
+#include "core/configs/bulk_tensor_tiles.h"
+#include "core/configs/pipelined.h"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
@@ -41,7 +43,6 @@
 #include "core/launch.h"
 #include "core/mainloop/ffma_bulk_tensor.cuh"
 #include "core/schedule/raster.cuh"
-#include "kernels/pipelined.h"
 
 using gemm::Epilogue;
 using gemm::FfmaTile;
@@ -49,7 +50,7 @@ using gemm::FmaOrder;
 
 namespace {
 
-// The configurations besides tma.h's kTile128x128x16; the FMA order of each body is the one that measures fastest
+// The configurations besides core/configs/bulk_tensor_tiles.h's 128x128x16; the FMA order of each body is the one that measures fastest
 // (docs/experiments/2026-11-30-fma-order-search.md, 2026-11-30-staged-epilogue.md).
 // Big shapes: 8 warps of 64x64, a 32-k body, 3 stages, stored through shared memory (staged_store.cuh says why).
 constexpr FfmaTile kTile128x256x32{.block = {128, 256, 32}, .warp = {64, 64}, .stages = 3, .k_unroll = 32,
@@ -133,7 +134,7 @@ constinit const gemm::ConfigDesc k128x256x32 =
 constinit const gemm::ConfigDesc k128x256x32k16 =
     describe<kTile128x256x32k16, Epilogue::kStaged>("tma 128x256x32 k16", pipelined::k128x256x16);
 constinit const gemm::ConfigDesc k128x128x16 =
-    describe<kTile128x128x16, Epilogue::kDirect>("tma 128x128x16", pipelined::k128x128x16);
+    describe<gemm::kBulkTensorTile128x128x16, Epilogue::kDirect>("tma 128x128x16", pipelined::k128x128x16);
 constinit const gemm::ConfigDesc k128x64x32 =
     describe<kTile128x64x32, Epilogue::kDirect>("tma 128x64x32", pipelined::k128x64x16);
 

@@ -1,5 +1,5 @@
-// The configurations of the pipelined kernel (pipelined.cu), for the rungs that run them: splitk, tma and
-// streamk (as their fallback), best.
+// The pipelined configurations (configs/pipelined.cu): the cp.async FFMA kernel at named tiles, for the rungs that
+// run them: pipelined, splitk, tma, streamk and skinny (as their fallback), best.
 #pragma once
 
 #include "core/config.h"
