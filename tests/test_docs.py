@@ -87,3 +87,29 @@ def test_the_readme_lists_the_kernels_this_build_registers():
 @pytest.mark.gpu
 def test_the_readme_quick_start_prints_what_it_shows():
     assert failures_of(readme_quick_start()) == ""
+
+
+def tutorial_excerpts():
+    """(chapter, source path, excerpt lines) of every code block in docs/tutorial/ whose first line names its
+    source (`// cuda/...`)."""
+    for chapter in sorted((ROOT / "docs/tutorial").glob("*.md")):
+        for block in re.findall(r"```cpp\n(.*?)```", chapter.read_text(), flags=re.S):
+            first, *lines = block.rstrip("\n").split("\n")
+            if first.startswith("// cuda/"):
+                yield chapter.name, first[3:].strip(), lines
+
+
+def test_the_tutorial_quotes_its_sources_as_they_are():
+    excerpts = list(tutorial_excerpts())
+    assert len(excerpts) >= 5
+    for chapter, source, lines in excerpts:
+        source_lines = set((ROOT / source).read_text().split("\n"))
+        missing = [line for line in lines if line not in source_lines]
+        assert not missing, f"{chapter} quotes {source} with lines it does not hold: {missing}"
+
+
+def test_every_tutorial_chapter_is_in_the_index_and_in_doc_figures():
+    chapters = {p.name for p in (ROOT / "docs/tutorial").glob("[0-9][0-9]-*.md")}
+    index = (ROOT / "docs/tutorial/README.md").read_text()
+    assert chapters == set(re.findall(r"\]\((\d\d-[\w-]+\.md)\)", index))
+    assert chapters == {Path(file).name for file, *_ in doc_figures.CHAPTERS}

@@ -6,7 +6,9 @@
 Tables (rows are found by the kernel or shape in their first cell; the other cells are left as written):
 - README.md, the kernel table: TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ in the last cell;
 - docs/ladder.md, the rung table: TFLOPS at 1024³, 4096³, 8192³ with the share of `cublas` in the same run;
-- docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape.
+- docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape;
+- docs/tutorial/, each chapter's table: the rung's TFLOPS per shape, the rung below's, the gain and the share of
+  cuBLAS (CHAPTERS).
 The prose around them points to the report instead of citing its figures."""
 import json
 import re
@@ -57,12 +59,36 @@ def best_row(cells: list[str], tflops) -> list[str]:
     return cells
 
 
+def chapter_row(kernel: str, below: str | None, baseline: str):
+    """How a row of a tutorial chapter's table is written: the rung's TFLOPS at the row's shape, the rung below's and
+    the gain over it, and the share of the cuBLAS baseline of its arithmetic."""
+    def write(cells: list[str], tflops) -> list[str]:
+        shape = shape_of_label(cells[0])
+        value = tflops[kernel, shape]
+        cells[1] = f"{value:.2f}"
+        cells[2], cells[3] = ("-", "-") if below is None else (f"{tflops[below, shape]:.2f}",
+                                                               f"{value / tflops[below, shape]:.2f}x")
+        cells[4] = f"{100 * value / tflops[baseline, shape]:.0f}% of `{baseline}`"
+        return cells
+    return write
+
+
+# The tutorial's chapters: (file, rung, the rung below, the cuBLAS baseline of its arithmetic).
+CHAPTERS = [
+    ("docs/tutorial/01-naive.md", "naive", None, "cublas"),
+    ("docs/tutorial/02-optimized.md", "optimized", "naive", "cublas"),
+    ("docs/tutorial/03-advanced.md", "advanced", "optimized", "cublas"),
+    ("docs/tutorial/04-warptile.md", "warptile", "advanced", "cublas"),
+    ("docs/tutorial/05-pipelined.md", "pipelined", "warptile", "cublas"),
+]
+CHAPTER_HEADER = "| size | TFLOPS | the rung below | gain | share of cuBLAS |"
+
 # (file, the header line that opens the table, how a row's cells are written)
 TABLES = [
     ("README.md", "| kernel | technique | H200 TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ |", readme_row),
     ("docs/ladder.md", "| rung | adds | composes | 1024³ | 4096³ | 8192³ |", rung_row),
     ("docs/ladder.md", "| shape | best | cublas | best / cublas |", best_row),
-]
+] + [(file, CHAPTER_HEADER, chapter_row(kernel, below, baseline)) for file, kernel, below, baseline in CHAPTERS]
 
 
 def rewrite_table(text: str, header: str, write_row, tflops) -> str:
