@@ -80,6 +80,9 @@ CHAPTERS = [
     ("docs/tutorial/03-advanced.md", "advanced", "optimized", "cublas"),
     ("docs/tutorial/04-warptile.md", "warptile", "advanced", "cublas"),
     ("docs/tutorial/05-pipelined.md", "pipelined", "warptile", "cublas"),
+    ("docs/tutorial/06-splitk.md", "splitk", "pipelined", "cublas"),
+    ("docs/tutorial/07-tma.md", "tma", "pipelined", "cublas"),
+    ("docs/tutorial/08-streamk.md", "streamk", "tma", "cublas"),
 ]
 CHAPTER_HEADER = "| size | TFLOPS | the rung below | gain | share of cuBLAS |"
 
