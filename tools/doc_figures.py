@@ -8,12 +8,16 @@ Tables (rows are found by the kernel or shape in their first cell; the other cel
 - docs/ladder.md, the rung table: TFLOPS at 1024³, 4096³, 8192³ with the share of `cublas` in the same run;
 - docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape;
 - docs/tutorial/, each chapter's table: the rung's TFLOPS per shape, the rung below's, the gain and the share of
-  cuBLAS (CHAPTERS).
+  cuBLAS (CHAPTERS); or, for the chapters of the shape grid (GRID_CHAPTERS), best's and cuBLAS's times per shape
+  of results/latest/report-grid-h200.json with the roofline.
 The prose around them points to the report instead of citing its figures."""
 import json
 import re
 import sys
 from pathlib import Path
+
+from matmul_opt.shape_grid import roofline_ms
+from tools.doc_pictures import FP32_PEAK_TFLOPS
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "results/latest/report-h200.json"
@@ -73,6 +77,22 @@ def chapter_row(kernel: str, below: str | None, baseline: str):
     return write
 
 
+GRID_REPORT = ROOT / "results/latest/report-grid-h200.json"
+GRID_HEADER = "| shape | class | floor, µs | best, µs | cuBLAS, µs | best / cuBLAS | best's share of the roofline |"
+
+
+def grid_row(cells: list[str], grid: dict) -> list[str]:
+    """A row of a chapter's grid table: the shape's roofline floor, best's and cuBLAS's times in the grid's run, and
+    best's share of the floor (the FP32 peak of docs/figures, the HBM bandwidth measured in the run)."""
+    M, N, K = map(int, shape_of_label(cells[0]).split("x"))
+    row = next(r for r in grid["rows"] if (r["M"], r["N"], r["K"]) == (M, N, K))
+    floor = roofline_ms(M, N, K, FP32_PEAK_TFLOPS * 1e3, grid["hbm_gb_per_s"])
+    best, cublas = row["ms"]["best"], row["ms"]["cublas"]
+    cells[1:7] = [row["klass"], f"{1e3 * floor:.1f}", f"{1e3 * best:.1f}", f"{1e3 * cublas:.1f}",
+                  f"{cublas / best:.2f}x", f"{100 * floor / best:.0f}%"]
+    return cells
+
+
 # The tutorial's chapters: (file, rung, the rung below, the cuBLAS baseline of its arithmetic).
 CHAPTERS = [
     ("docs/tutorial/01-naive.md", "naive", None, "cublas"),
@@ -92,30 +112,35 @@ TABLES = [
     ("docs/ladder.md", "| rung | adds | composes | 1024³ | 4096³ | 8192³ |", rung_row),
     ("docs/ladder.md", "| shape | best | cublas | best / cublas |", best_row),
 ] + [(file, CHAPTER_HEADER, chapter_row(kernel, below, baseline)) for file, kernel, below, baseline in CHAPTERS]
+# Chapters whose table is of the shape grid (best beside cuBLAS): rows are written by grid_row.
+GRID_CHAPTERS = ["docs/tutorial/09-skinny.md", "docs/tutorial/10-best.md"]
 
 
-def rewrite_table(text: str, header: str, write_row, tflops) -> str:
+def rewrite_table(text: str, header: str, write_row, figures) -> str:
     lines = text.split("\n")
     start = lines.index(header) + 2  # past the header and its |---| line
     end = start
     while end < len(lines) and lines[end].startswith("|"):
         cells = [c.strip() for c in lines[end].strip("|").split("|")]
-        lines[end] = "| " + " | ".join(write_row(cells, tflops)) + " |"
+        lines[end] = "| " + " | ".join(write_row(cells, figures)) + " |"
         end += 1
     return "\n".join(lines)
 
 
 def main() -> int:
     tflops = tflops_by_kernel_and_shape(json.loads(REPORT.read_text()))
+    grid = json.loads(GRID_REPORT.read_text())["grid"]
     check = "--check" in sys.argv[1:]
     stale = []
-    for name in dict.fromkeys(file for file, _, _ in TABLES):
+    tables = [(file, header, write_row, tflops) for file, header, write_row in TABLES] + \
+             [(file, GRID_HEADER, grid_row, grid) for file in GRID_CHAPTERS]
+    for name in dict.fromkeys(file for file, *_ in tables):
         path = ROOT / name
         text = path.read_text()
         new = text
-        for file, header, write_row in TABLES:
+        for file, header, write_row, figures in tables:
             if file == name:
-                new = rewrite_table(new, header, write_row, tflops)
+                new = rewrite_table(new, header, write_row, figures)
         if new == text:
             continue
         if check:
@@ -125,7 +150,8 @@ def main() -> int:
             path.write_text(new)
             print(f"rewrote {name}")
     if stale:
-        print("tables that differ from results/latest/report-h200.json (python3 -m tools.doc_figures writes them):")
+        print("tables that differ from results/latest/report-h200.json and report-grid-h200.json (python3 -m "
+              "tools.doc_figures writes them):")
         print("\n".join(stale))
         return 1
     return 0
