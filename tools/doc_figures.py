@@ -103,6 +103,9 @@ CHAPTERS = [
     ("docs/tutorial/06-splitk.md", "splitk", "pipelined", "cublas"),
     ("docs/tutorial/07-tma.md", "tma", "pipelined", "cublas"),
     ("docs/tutorial/08-streamk.md", "streamk", "tma", "cublas"),
+    ("docs/tutorial/11-mma_tf32.md", "mma_tf32", "pipelined", "cublas_tf32"),
+    ("docs/tutorial/12-wgmma_tf32.md", "wgmma_tf32", "mma_tf32", "cublas_tf32"),
+    ("docs/tutorial/13-wgmma_3xtf32.md", "wgmma_3xtf32", "wgmma_tf32", "cublas"),
 ]
 CHAPTER_HEADER = "| size | TFLOPS | the rung below | gain | share of cuBLAS |"
 
