@@ -9,7 +9,7 @@ Tables (rows are found by the kernel or shape in their first cell; the other cel
 - docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape;
 - docs/tutorial/, each chapter's table: the rung's TFLOPS per shape, the rung below's, the gain and the share of
   cuBLAS (CHAPTERS); or, for the chapters of the shape grid (GRID_CHAPTERS), best's and cuBLAS's times per shape
-  of results/latest/report-grid-h200.json with the roofline.
+  of results/latest/report-grid-h200.json with the roofline; and the tutorial's comparison with the seed article.
 The prose around them points to the report instead of citing its figures."""
 import json
 import re
@@ -109,11 +109,25 @@ CHAPTERS = [
 ]
 CHAPTER_HEADER = "| size | TFLOPS | the rung below | gain | share of cuBLAS |"
 
+SEED_HEADER = ("| the article's step | V100 (the article), 1024² / 2048² / 4096² | rung here | H200 TFLOPS at 1024³ / 2048³ / "
+               "4096³ | share of the H200's FP32 peak at 4096³ |")
+
+
+def seed_row(cells: list[str], tflops) -> list[str]:
+    """A row of the seed article's comparison: the rung's TFLOPS at the article's sizes and its share of the FP32
+    peak (the article's own figures, in the second cell, are quoted as it gives them)."""
+    kernel = kernel_of_label(cells[2])
+    cells[3] = " / ".join(f"{tflops[kernel, cube(n)]:.2f}" for n in (1024, 2048, 4096))
+    cells[4] = f"{100 * tflops[kernel, cube(4096)] / FP32_PEAK_TFLOPS:.0f}%"
+    return cells
+
+
 # (file, the header line that opens the table, how a row's cells are written)
 TABLES = [
     ("README.md", "| kernel | technique | H200 TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ |", readme_row),
     ("docs/ladder.md", "| rung | adds | composes | 1024³ | 4096³ | 8192³ |", rung_row),
     ("docs/ladder.md", "| shape | best | cublas | best / cublas |", best_row),
+    ("docs/tutorial/seed-article.md", SEED_HEADER, seed_row),
 ] + [(file, CHAPTER_HEADER, chapter_row(kernel, below, baseline)) for file, kernel, below, baseline in CHAPTERS]
 # Chapters whose table is of the shape grid (best beside cuBLAS): rows are written by grid_row.
 GRID_CHAPTERS = ["docs/tutorial/09-skinny.md", "docs/tutorial/10-best.md"]
