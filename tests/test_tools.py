@@ -1,8 +1,12 @@
 """CPU tier: every Python tool in tools/ imports as a module of the package `tools` from the repository root
-(`python3 -m tools.NAME`), reaching matmul_opt and the asv suite (benchmarks) without editing sys.path."""
+(`python3 -m tools.NAME`), reaching matmul_opt and the asv suite (benchmarks) without editing sys.path; and the
+cubin comparison matches kernels by their machine code."""
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = sorted(path.stem for path in (ROOT / "tools").glob("*.py") if path.stem != "__init__")
@@ -16,3 +20,26 @@ def test_every_tool_imports_from_the_repository_root_without_editing_sys_path():
     code = "import importlib, sys; [importlib.import_module('tools.' + name) for name in sys.argv[1:]]"
     run = subprocess.run([sys.executable, "-c", code, *TOOLS], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+
+
+def test_cubin_compare_matches_kernels_by_their_code(tmp_path):
+    """The same kernel in another namespace matches its counterpart; a kernel whose code changed does not (nvcc
+    needed, no GPU)."""
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not found")
+    kernel = "__global__ void scale(float* x, float a) {{ x[threadIdx.x] {op} a; }}\n"
+    sources = {"old": "namespace old {{ " + kernel + "}}", "same": "namespace moved {{ " + kernel + "}}",
+               "changed": "namespace old {{ " + kernel + "}}"}
+    for name, source in sources.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "k.cu").write_text(source.format(op="+=" if name == "changed" else "*="))
+        subprocess.run(["nvcc", "-cubin", "-arch=sm_90", "-o", str(folder / "k.cubin"), str(folder / "k.cu")],
+                       check=True, capture_output=True, timeout=120)
+    compare = [sys.executable, "-m", "tools.cubin_compare"]
+    same = subprocess.run(compare + [str(tmp_path / "old"), str(tmp_path / "same")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert same.returncode == 0 and "identical machine code: 1" in same.stdout, same.stdout + same.stderr
+    changed = subprocess.run(compare + [str(tmp_path / "old"), str(tmp_path / "changed")], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60)
+    assert changed.returncode == 1 and "only after" in changed.stdout, changed.stdout + changed.stderr
