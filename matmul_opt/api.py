@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import device_arrays, pinned
+from .device_matrix import is_device_array, requires_grad
 from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
 from ._library import (DeviceInfoStruct, KernelUnavailableError, check, kernel_name_addresses, library, pack_problem,
                        thread_problem)
@@ -158,7 +159,7 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
                 result = _plain_host(kernel, A, B, alpha) if stream is None and type(B) is np.ndarray else None
             if result is not None:
                 return result
-    if out is None and stream is None and alpha == 1 and beta == 0 and device_arrays.requires_grad(A, B):
+    if out is None and stream is None and alpha == 1 and beta == 0 and requires_grad(A, B):
         _check_kernel(kernel)
         from . import torch_op  # PyTorch is imported only once a tensor has come
 
@@ -169,7 +170,7 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
         raise ValueError(f"beta = {beta} scales the C that out= holds; pass out=, or beta = 0")
     if not (type(A) is np.ndarray and type(B) is np.ndarray and (out is None or type(out) is np.ndarray)):
         operands = {"A": A, "B": B, **({"out": out} if out is not None else {})}
-        on_gpu = {name: device_arrays.is_device_array(x) for name, x in operands.items()}
+        on_gpu = {name: is_device_array(x) for name, x in operands.items()}
         if any(on_gpu.values()):
             if not all(on_gpu.values()):
                 where = ", ".join(f"{n} {'on the GPU' if g else 'on the host'}" for n, g in on_gpu.items())

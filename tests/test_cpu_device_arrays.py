@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt import _layout, device_arrays
+from matmul_opt import _layout, array_adapters, device_arrays, device_matrix, dlpack, streams
 
 
 class FakeCAI:
@@ -33,7 +33,7 @@ class FakeDLPack:
         raise AssertionError("a non-CUDA operand must be refused before it is exported")
 
 
-_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(device_arrays._DLManagedTensor))
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(dlpack._DLManagedTensor))
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype, _capsule_new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
@@ -45,7 +45,7 @@ class FakeCudaDLPack:
     def __init__(self, name, shape, returned, asked=None):
         self.asked = [] if asked is None else asked
         self.shape = (ctypes.c_int64 * len(shape))(*shape)
-        self.managed = device_arrays._DLManagedTensor()
+        self.managed = dlpack._DLManagedTensor()
         tensor = self.managed.dl_tensor
         tensor.data, tensor.ndim, tensor.shape = 0x7F0000000000, len(shape), self.shape
         tensor.device.device_type, tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes = 2, 2, 32, 1
@@ -87,10 +87,10 @@ def test_dlpack_exports_are_asked_for_the_stream_of_the_work():
 
 
 def test_numpy_arrays_are_host_operands_and_interfaces_are_device_operands():
-    assert not device_arrays.is_device_array(np.ones((2, 2), np.float32))  # NumPy has __dlpack__ too
-    assert device_arrays.is_device_array(FakeCAI())
-    assert device_arrays.is_device_array(FakeDLPack(2))
-    assert not device_arrays.is_device_array([[1.0]])
+    assert not device_matrix.is_device_array(np.ones((2, 2), np.float32))  # NumPy has __dlpack__ too
+    assert device_matrix.is_device_array(FakeCAI())
+    assert device_matrix.is_device_array(FakeDLPack(2))
+    assert not device_matrix.is_device_array([[1.0]])
 
 
 @pytest.mark.parametrize("iface, error, match", [
@@ -171,11 +171,11 @@ def test_stream_handles():
     class TorchLike:
         cuda_stream = 0
 
-    assert device_arrays.stream_handle(5678) == 5678
-    assert device_arrays.stream_handle(CupyLike()) == 1234
-    assert device_arrays.stream_handle(TorchLike()) == device_arrays.LEGACY_STREAM  # 0: the legacy default stream
+    assert streams.stream_handle(5678) == 5678
+    assert streams.stream_handle(CupyLike()) == 1234
+    assert streams.stream_handle(TorchLike()) == streams.LEGACY_STREAM  # 0: the legacy default stream
     with pytest.raises(TypeError):
-        device_arrays.stream_handle(-1)
+        streams.stream_handle(-1)
 
 
 def _run_without_devices(code: str) -> str:
@@ -322,7 +322,7 @@ def test_cupy_streams_are_asked_of_the_operands_gpu():
     for get in (per_device, single):
         runtime = types.SimpleNamespace(getDevice=lambda: 0)
         cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(get_current_stream=get, runtime=runtime))
-        adapter = device_arrays._CupyArrays(cupy)
+        adapter = array_adapters.CupyArrays(cupy)
         asked.clear()
         assert adapter.stream(1) == (101 if get is per_device else 7)
         assert asked == ([1] if get is per_device else [])

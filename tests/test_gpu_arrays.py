@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt import _library, device_arrays
+from matmul_opt import _library, device_arrays, streams
 from conftest import run_in_threads
 from matmul_opt.accuracy import error_scale, relative_error, tolerance
 
@@ -56,7 +56,7 @@ def test_every_kernel_takes_every_op_and_alpha_beta_through_the_async_entry(kern
                 B = rand(K, N) if op_b == 0 else rand(N, K)
                 C = rand(M, N)
                 C0 = host(C)
-                stream = torch.cuda.current_stream().cuda_stream or device_arrays.LEGACY_STREAM
+                stream = torch.cuda.current_stream().cuda_stream or streams.LEGACY_STREAM
                 _library.check(lib.mm_gemm_async(kernel.encode(), op_a, op_b, M, N, K, alpha, A.data_ptr(),
                                                  A.shape[1], B.data_ptr(), B.shape[1], beta, C.data_ptr(), N, stream))
                 torch.cuda.synchronize()
@@ -309,9 +309,9 @@ def test_pointer_device_and_markers():
     with pytest.raises(ValueError, match="not device memory"):
         _library.check(lib.mm_pointer_device(ctypes.c_void_p(A.cpu().numpy().ctypes.data), ctypes.byref(device)))
     marker, done = ctypes.c_void_p(), ctypes.c_int(0)
-    _library.check(lib.mm_marker_record(device.value, device_arrays.PER_THREAD_STREAM, ctypes.byref(marker)))
+    _library.check(lib.mm_marker_record(device.value, streams.PER_THREAD_STREAM, ctypes.byref(marker)))
     torch.cuda.synchronize()
-    _library.check(lib.mm_stream_wait(device.value, device_arrays.PER_THREAD_STREAM, device_arrays.LEGACY_STREAM))
+    _library.check(lib.mm_stream_wait(device.value, streams.PER_THREAD_STREAM, streams.LEGACY_STREAM))
     for _ in range(1000):
         _library.check(lib.mm_marker_finished(marker, ctypes.byref(done)))
         if done.value:

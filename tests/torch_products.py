@@ -5,7 +5,7 @@ import ctypes
 
 import torch
 
-from matmul_opt import _library, device_arrays
+from matmul_opt import _library, streams
 
 OPS = [(op_a, op_b) for op_a in (0, 1) for op_b in (0, 1)]
 OP_IDS = ["NN", "NT", "TN", "TT"]
@@ -23,7 +23,7 @@ def gemm(kernel, op_a, op_b, A, B, C):
     """C = op(A)·op(B) through mm_gemm_async on the current stream, waited for."""
     M, N = C.shape
     K = A.shape[1] if op_a == 0 else A.shape[0]
-    stream = torch.cuda.current_stream().cuda_stream or device_arrays.LEGACY_STREAM
+    stream = torch.cuda.current_stream().cuda_stream or streams.LEGACY_STREAM
     _library.check(_library.library().mm_gemm_async(kernel.encode(), op_a, op_b, M, N, K, 1.0, A.data_ptr(),
                                                     A.stride(0), B.data_ptr(), B.stride(0), 0.0, C.data_ptr(),
                                                     C.stride(0), stream))
