@@ -1,4 +1,5 @@
-"""The public functions: run, kernels, benchmark, benchmark_read_bandwidth, device_info (tolerance comes from accuracy.py)."""
+"""The public functions: run (its checks and dispatch to the host path or the GPU-array path), matmul, kernels,
+benchmark, benchmark_read_bandwidth, device_info (tolerance comes from accuracy.py)."""
 from __future__ import annotations
 
 import ctypes
@@ -7,11 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import device_arrays, pinned
+from . import device_arrays, host_path
 from .device_matrix import is_device_array, requires_grad
-from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
-from ._library import (DeviceInfoStruct, KernelUnavailableError, check, kernel_name_addresses, library, pack_problem,
-                       thread_problem)
+from ._layout import INT_MAX
+from ._library import DeviceInfoStruct, KernelUnavailableError, check, kernel_name_addresses, library
 from .accuracy import ARITHMETICS, tolerance  # noqa: F401  (tolerance is part of the API: matmul_opt.tolerance)
 
 
@@ -92,42 +92,6 @@ def _check_kernel(kernel) -> None:
         raise ValueError(f"unknown kernel {kernel!r}; valid kernels: {', '.join(kernel_names())}")
 
 
-def _check_matrix(name: str, array) -> np.ndarray:
-    if not isinstance(array, np.ndarray):
-        raise TypeError(
-            f"{name} must be a NumPy ndarray or a GPU array (one with __cuda_array_interface__ or DLPack), got "
-            f"{type(array).__name__}; convert it with np.asarray({name}, dtype=np.float32)"
-        )
-    check_shape(name, array.shape)
-    if array.dtype != np.float32:
-        if not (np.issubdtype(array.dtype, np.number) or array.dtype == np.bool_):
-            raise TypeError(f"{name} has non-numeric dtype {array.dtype}; only float32 matrices can be multiplied")
-        if np.issubdtype(array.dtype, np.complexfloating):
-            raise TypeError(f"{name} has complex dtype {array.dtype}; only real float32 matrices are supported")
-        raise TypeError(f"{name} has dtype {array.dtype}, expected float32; convert it with {name}.astype(np.float32)")
-    return array
-
-
-# The data address of a writable, non-empty array through the buffer protocol, _addressof(_from_buffer(array)): a
-# third of the cost of array.ctypes.data, which builds a helper object every time (and a small product pays for three).
-_addressof, _from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
-
-
-def _host_operand(array: np.ndarray) -> tuple[np.ndarray, Operand]:
-    """The array the host entry reads and its (op, leading dimension, pointer): the array itself when its rows
-    (op N) or its columns (op T: Fortran order, .T views) are contiguous, else a row-major copy."""
-    flags = array.flags
-    if flags.c_contiguous:  # the common case, without the general stride analysis
-        ptr = _addressof(_from_buffer(array)) if flags.writeable and array.size else array.ctypes.data
-        return array, (0, max(array.shape[1], 1), ptr)
-    if all(s % array.itemsize == 0 for s in array.strides):
-        found = layout(array.shape, tuple(s // array.itemsize for s in array.strides))
-        if found is not None:
-            return array, (*found, array.ctypes.data)
-    copy = np.ascontiguousarray(array)
-    return copy, (0, max(array.shape[1], 1), copy.ctypes.data)
-
-
 def _check_scalar(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
@@ -149,14 +113,14 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     product (no out=, alpha, beta or stream=) goes through the operator matmul() uses, which records the backward;
     the others are refused. Mixing host and GPU operands is refused. Everything is checked before the GPU is touched.
     """
-    # The common calls, read directly (_plain_host, plain_gemm: None for any other call, which the checks below see).
+    # The common calls, read directly (host_path.plain, plain_gemm: None for any other call, which the checks below see).
     if type(kernel) is str and out is None and type(alpha) is float and type(beta) is float and beta == 0.0:
         kernel_address = kernel_name_addresses().get(kernel)
         if kernel_address is not None:
             if type(A) is not np.ndarray:
                 result = device_arrays.plain_gemm(kernel_address, A, B, alpha, stream)
             else:
-                result = _plain_host(kernel, A, B, alpha) if stream is None and type(B) is np.ndarray else None
+                result = host_path.plain(kernel, A, B, alpha) if stream is None and type(B) is np.ndarray else None
             if result is not None:
                 return result
     if out is None and stream is None and alpha == 1 and beta == 0 and requires_grad(A, B):
@@ -177,7 +141,7 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
                 raise ValueError(f"mixed host and GPU operands ({where}); pass all of them as NumPy arrays or all as "
                                  "GPU arrays")
             return device_arrays.gemm(kernel, A, B, out, alpha, beta, stream)
-    return _run_host(kernel, A, B, out, alpha, beta, stream)
+    return host_path.run(kernel, A, B, out, alpha, beta, stream)
 
 
 def matmul(A, B, *, kernel: str = "best"):
@@ -192,69 +156,6 @@ def matmul(A, B, *, kernel: str = "best"):
 
         return torch_op.product(A, B, kernel)
     return run(kernel, A, B)
-
-
-_FLOAT32 = np.dtype(np.float32)
-
-
-def _plain_host(kernel: str, A: np.ndarray, B: np.ndarray, alpha: float) -> np.ndarray | None:
-    """_run_host without out= and with beta = 0 for the common call, read without the general checks: A and B
-    writable, C-ordered float32 matrices with no empty dimension. Returns None, having done nothing, for any other
-    call, which then goes the general way (refusals included). Written for few Python calls, which a small product
-    pays for on every call."""
-    if A.dtype is not _FLOAT32 or B.dtype is not _FLOAT32 or A.ndim != 2 or B.ndim != 2:
-        return None
-    flags_a, flags_b = A.flags, B.flags
-    if not (flags_a.c_contiguous and flags_b.c_contiguous and flags_a.writeable and flags_b.writeable):
-        return None
-    (M, K), (K_b, N) = A.shape, B.shape
-    if K_b != K or not (0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX):
-        return None
-    C = pinned.result_array((M, N))
-    problem = thread_problem()
-    pack_problem(problem, 0, 0, 0, M, N, K, alpha, _addressof(_from_buffer(A)), K, _addressof(_from_buffer(B)), N,
-                 0.0, _addressof(_from_buffer(C)), N)
-    status = library().mm_gemm_host_problem(kernel.encode(), problem)
-    if status:
-        check(status)
-    return C
-
-
-def _run_host(kernel: str, A, B, out, alpha: float, beta: float, stream):
-    """run() for host operands (NumPy arrays, or objects that are not GPU arrays, which _check_matrix refuses)."""
-    if stream is not None:
-        raise ValueError("stream= applies to GPU arrays; NumPy operands are computed and copied back before run() "
-                         "returns")
-    A = _check_matrix("A", A)
-    B = _check_matrix("B", B)
-    if out is not None:
-        _check_matrix("out", out)
-    M, N, K = check_product(A.shape, B.shape, None if out is None else out.shape,
-                            out is not None and not out.flags.writeable)
-    if M == 0 or N == 0 or K == 0:  # no product to compute: NumPy's zeros, or beta * out
-        if out is None:
-            return np.zeros((M, N), dtype=np.float32)
-        if beta == 0:
-            out[...] = 0
-        else:
-            out *= np.float32(beta)
-        return out
-    A, a = _host_operand(A)
-    B, b = _host_operand(B)
-    # An out whose rows and columns are both strided, or that shares memory with an input (the host path writes
-    # panels of C while later panels of the inputs still go up), is computed in a copy, written back below.
-    if out is not None and (np.may_share_memory(out, A) or np.may_share_memory(out, B)):
-        C, c = _host_operand(np.array(out, order="C"))
-    else:
-        C, c = _host_operand(pinned.result_array((M, N)) if out is None else out)
-    problem = thread_problem()
-    pack_problem(problem, 0, *gemm_arguments(M, N, K, alpha, beta, a, b, c))
-    check(library().mm_gemm_host_problem(kernel.encode(), problem))
-    if out is None:
-        return C
-    if C is not out:
-        out[...] = C
-    return out
 
 
 def benchmark(kernel: str, M: int, N: int, K: int, warmup: int = 3, repetitions: int = 10) -> BenchmarkResult:

@@ -269,14 +269,14 @@ def test_plain_gpu_operands_take_the_direct_path_and_others_the_general_one():
 
 
 def test_plain_numpy_operands_take_the_direct_path_and_others_the_general_one():
-    """Plain NumPy operands (writable, C-ordered float32) reach the library through _plain_host, never the general
-    host path; other layouts and dtypes go the general way, which takes or refuses them as before."""
+    """Plain NumPy operands (writable, C-ordered float32) reach the library through host_path.plain, never the
+    general host path; other layouts and dtypes go the general way, which takes or refuses them as before."""
     stdout = _run_without_devices(
         "import numpy as np\n"
         "import matmul_opt\n"
-        "from matmul_opt import api\n"
-        "general, ran = api._run_host, []\n"
-        "api._run_host = lambda *args: ran.append(1) or general(*args)\n"
+        "from matmul_opt import host_path\n"
+        "general, ran = host_path.run, []\n"
+        "host_path.run = lambda *args: ran.append(1) or general(*args)\n"
         "rng = np.random.default_rng(0)\n"
         "A, B = (rng.uniform(-1, 1, shape).astype(np.float32) for shape in ((4, 3), (3, 5)))\n"
         "for a in (A, np.asfortranarray(A), A.astype(np.float64)):\n"
