@@ -113,7 +113,8 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     product (no out=, alpha, beta or stream=) goes through the operator matmul() uses, which records the backward;
     the others are refused. Mixing host and GPU operands is refused. Everything is checked before the GPU is touched.
     """
-    # The common calls, read directly (host_path.plain, plain_gemm: None for any other call, which the checks below see).
+    # The common calls, read directly (host_path.plain, device_arrays.plain_gemm: None for any other call, which the
+    # checks below see).
     if type(kernel) is str and out is None and type(alpha) is float and type(beta) is float and beta == 0.0:
         kernel_address = kernel_name_addresses().get(kernel)
         if kernel_address is not None:

@@ -11,7 +11,6 @@ from . import pinned
 from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
 from ._library import check, library, pack_problem, thread_problem
 
-
 _FLOAT32 = np.dtype(np.float32)
 
 
