@@ -60,12 +60,11 @@ const ConfigDesc* const kCatalogue[] = {
 constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 
 // Where best goes when a configuration would waste more than 100 - kMinWaveEfficiencyPct percent of its last
-// wave (efficiency = tiles / (ceil(tiles / SMs) * SMs); 4095x4097 on 132 SMs: 544 tiles of 128x256 = 4.12
-// waves, 82%): a smaller tile, whose more numerous tiles fill the waves more evenly. The bulk-copy tiles go to
-// streamk 128x128x16, which shares the last wave out by K: from 128x256 directly (1000x5120x13824: 160 tiles of
-// 128x256, where the smaller bulk-copy tiles measure slower than stream-K; the record of
-// docs/experiments/2026-12-02-staged-skinny.md), and from 128x64 (1025x1023: 144 tiles of 128x64 on 132 SMs). The
-// streamk configurations, and the smallest tiles, have no step-down.
+// wave (efficiency = tiles / (ceil(tiles / SMs) * SMs): a shape whose tiles run just past a whole number of waves):
+// a smaller tile, whose more numerous tiles fill the waves more evenly. The bulk-copy tiles go to streamk 128x128x16,
+// which shares the last wave out by K: from 128x256 directly, since there the smaller bulk-copy tiles are slower
+// than stream-K (docs/experiments/2026-12-02-staged-skinny.md), and from 128x64. The streamk configurations, and
+// the smallest tiles, have no step-down.
 struct StepDown {
     const ConfigDesc* from;
     const ConfigDesc* to;

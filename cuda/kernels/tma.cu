@@ -50,8 +50,8 @@ using gemm::FmaOrder;
 
 namespace {
 
-// The configurations besides core/configs/bulk_tensor_tiles.h's 128x128x16; the FMA order of each body is the one that measures fastest
-// (docs/experiments/2026-11-30-fma-order-search.md, 2026-11-30-staged-epilogue.md).
+// The configurations besides core/configs/bulk_tensor_tiles.h's 128x128x16; the FMA order of each body is the one
+// that measures fastest (docs/experiments/2026-11-30-fma-order-search.md, 2026-11-30-staged-epilogue.md).
 // Big shapes: 8 warps of 64x64, a 32-k body, 3 stages, stored through shared memory (staged_store.cuh says why).
 constexpr FfmaTile kTile128x256x32{.block = {128, 256, 32}, .warp = {64, 64}, .stages = 3, .k_unroll = 32,
                                    .fma_order = FmaOrder::kBlocks2x4, .min_blocks_per_sm = 1};

@@ -11,8 +11,8 @@
 // order at the end.
 //
 // One such block per SM streams X fastest (the plan sizes the grid so): two, or narrower tiles in more stages, hold
-// the same bytes in flight and were slower (docs/experiments/2026-12-02-staged-skinny.md). With 32 rows of Y the
-// product is bound by FMAs and smem reads, where the tiled configurations are faster, so the kernel takes up to 16.
+// the same bytes in flight and were slower (docs/experiments/2026-12-02-staged-skinny.md). With 32 rows of Y it was
+// slower than the tiled configurations there, so the kernel takes up to 16.
 //
 // Parameters: tiles of 64 rows of X (2 per lane) by 64 k, 4 stages, 80 KB of shared memory at 16 rows of Y; Y's
 // rows rounded up to 4, 8 or 16.

@@ -6,17 +6,9 @@
 //       $(ls build/core/*.o build/core/*/*.o build/kernels/*.o build/api/*.o | grep -v skinny) -ldl
 // Run: ./staged_sweep (no arguments).
 #include "kernels/skinny.cu"
-#include "matmul.h"
-#include "probe_timing.h"
+#include "probe_common.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
-
-mm_status launch_cublas(const GemmArgs& g, cudaStream_t stream);
-
 
 int main() {
     int sms = 0;
@@ -31,34 +23,11 @@ int main() {
     printf("shape            op   cublas_us | own: kind     us   | register us | staged us   (! = differs from cuBLAS)\n");
     for (const Shape& s : shapes) {
         const int M = s.M, N = s.N, K = s.K;
-        std::vector<float> host(size_t(M) * K + size_t(K) * N);
-        srand(M + N + K);
-        for (float& v : host) v = rand() / float(RAND_MAX) * 2 - 1;
-        float *A, *B, *C, *R;
-        CK(cudaMalloc(&A, sizeof(float) * M * K));
-        CK(cudaMalloc(&B, sizeof(float) * K * N));
-        CK(cudaMalloc(&C, sizeof(float) * M * N));
-        CK(cudaMalloc(&R, sizeof(float) * M * N));
-        CK(cudaMemcpy(A, host.data(), sizeof(float) * M * K, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(B, host.data() + size_t(M) * K, sizeof(float) * K * N, cudaMemcpyHostToDevice));
-        GemmArgs g{};
-        g.M = M, g.N = N, g.K = K, g.A = A, g.lda = K, g.B = B, g.ldb = s.b_t ? K : N, g.C = R, g.ldc = N;
-        g.op_b = s.b_t ? MM_OP_T : MM_OP_N;
-        if (launch_cublas(g, nullptr) != MM_OK) { printf("cublas failed: %s\n", mm_last_error()); return 1; }
-        const float cublas_us = time_us([&] { launch_cublas(g, nullptr); }, 9);
-        std::vector<float> ref(size_t(M) * N), got(size_t(M) * N);
-        CK(cudaMemcpy(ref.data(), R, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
-        g.C = C;
-        const auto check = [&] {
-            CK(cudaMemcpy(got.data(), C, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
-            double err = 0, norm = 0;
-            for (size_t i = 0; i < got.size(); ++i) {
-                const double d = double(got[i]) - ref[i];
-                err += d * d, norm += double(ref[i]) * ref[i];
-            }
-            return !(std::sqrt(err) <= 1e-5 * std::sqrt(norm)) ? "!" : " ";
-        };
-        CK(cudaMemset(C, 0xff, sizeof(float) * M * N));
+        Product product(M, N, K, s.b_t, 9);
+        GemmArgs& g = product.g;
+        const float cublas_us = product.cublas_us;
+        const auto check = [&] { return product.matches() ? " " : "!"; };
+        product.poison();
         if (launch_skinny(g, nullptr) != MM_OK) { printf("skinny failed: %s\n", mm_last_error()); return 1; }
         const char* own_ok = check();
         const float own_us = time_us([&] { launch_skinny(g, nullptr); }, 9);
@@ -74,14 +43,13 @@ int main() {
             p = planned(p, g, sms);
             if (p.splits > 1 && !p.cluster) { printf("  split-K   |"); continue; }
             const int kps = int((int64_t(K) + 4 * p.splits - 1) / (4 * p.splits) * 4);
-            const auto run = [&] { return launch_kernel(g, p, p.splits, kps, {C, g.ldc, 0}, p.splits > 1, nullptr); };
-            CK(cudaMemset(C, 0xff, sizeof(float) * M * N));
+            const auto run = [&] { return launch_kernel(g, p, p.splits, kps, {g.C, g.ldc, 0}, p.splits > 1, nullptr); };
+            product.poison();
             if (run() != MM_OK) { printf(" fail(%s) |", mm_last_error()); continue; }
             const char* ok = check();
             printf(" %7.1f%s b%lld z%d |", time_us(run, 9), ok, (long long)p.column_blocks * p.s_groups, p.splits);
         }
         printf("\n");
-        CK(cudaFree(A)); CK(cudaFree(B)); CK(cudaFree(C)); CK(cudaFree(R));
     }
     return 0;
 }

@@ -7,17 +7,10 @@
 //       $(ls build/core/*.o build/core/*/*.o build/kernels/*.o build/api/*.o | grep -v skinny) -ldl
 // Run: ./staged_variants (no arguments).
 #include "kernels/skinny.cu"
-#include "matmul.h"
-#include "probe_timing.h"
+#include "probe_common.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-mm_status launch_cublas(const GemmArgs& g, cudaStream_t stream);
-
+#include <type_traits>
 
 // Variant v of rows kRows: {rows of X per lane, k per tile, stages}.
 template <int kRows, int kV>
@@ -35,12 +28,13 @@ struct Run {
 };
 
 template <class Shape, YRows kY>
-Run run_variant(const GemmArgs& g, Plan p, int splits, const std::vector<float>& ref, float* C) {
+Run run_variant(Product& product, Plan p, int splits) {
+    const GemmArgs& g = product.g;
     constexpr auto kernel = skinny_staged_along_k<Shape, kY, true>;
     p.column_blocks = (p.L - 1) / Shape::kBlockRows + 1;
     p.s_groups = 1;
     const int kps = int((int64_t(g.K) + 4 * splits - 1) / (4 * splits) * 4);
-    const SkinnyView v = view_of(g, p, kps, {C, g.ldc, 0}, splits > 1);
+    const SkinnyView v = view_of(g, p, kps, {g.C, g.ldc, 0}, splits > 1);
     if (gemm::allow_shared_memory<kernel>(Shape::kSmemBytes, "variant") != MM_OK) return {0, 0, false};
     const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
     cudaLaunchAttribute cluster{};
@@ -50,30 +44,25 @@ Run run_variant(const GemmArgs& g, Plan p, int splits, const std::vector<float>&
     int fit = 0;
     if (splits > 1) CK(cudaOccupancyMaxActiveClusters(&fit, kernel, &config));
     const auto run = [&] { return gemm::launch_in_clusters(splits > 1 ? splits : 1, kernel, grid, kThreads, Shape::kSmemBytes, nullptr, "variant", v); };
-    CK(cudaMemset(C, 0xff, sizeof(float) * g.M * g.N));
+    product.poison();
     if (run() != MM_OK) { printf("fail: %s\n", mm_last_error()); return {0, fit, false}; }
-    std::vector<float> got(ref.size());
-    CK(cudaMemcpy(got.data(), C, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
-    double err = 0, norm = 0;
-    for (size_t i = 0; i < got.size(); ++i) {
-        const double d = double(got[i]) - ref[i];
-        err += d * d, norm += double(ref[i]) * ref[i];
-    }
-    return {time_us(run, 7), fit, std::sqrt(err) <= 1e-5 * std::sqrt(norm)};
+    const bool ok = product.matches();
+    return {time_us(run, 7), fit, ok};
 }
 
 template <int kRows, YRows kY, int kV = 0>
-void sweep(const GemmArgs& g, const Plan& p, const std::vector<float>& ref, float* C) {
+void sweep(Product& product, const Plan& p) {
+    const GemmArgs& g = product.g;
     using Shape = Variant<kRows, kV>;
     printf("  TL %d BK %d stages %d (%3lld blocks, %3d KB):", Shape::kRowsPerLane, Shape::kTileK, Shape::kStages,
            (long long)((p.L - 1) / Shape::kBlockRows + 1), Shape::kSmemBytes / 1024);
     for (int splits : {1, 2, 4, 8}) {
         if (int64_t(g.K) / splits < 256) continue;
-        const Run r = run_variant<Shape, kY>(g, p, splits, ref, C);
+        const Run r = run_variant<Shape, kY>(product, p, splits);
         printf("  z%d %6.1f%s (fit %d)", splits, r.us, r.ok ? " " : "!", r.fit);
     }
     printf("\n");
-    if constexpr (kV + 1 < kVariants) sweep<kRows, kY, kV + 1>(g, p, ref, C);
+    if constexpr (kV + 1 < kVariants) sweep<kRows, kY, kV + 1>(product, p);
 }
 
 int main() {
@@ -85,24 +74,9 @@ int main() {
                             {8192, 32, 8192, false}, {16, 4096, 4096, true},  {9000, 24, 2000, false}};
     for (const Shape& s : shapes) {
         const int M = s.M, N = s.N, K = s.K;
-        std::vector<float> host(size_t(M) * K + size_t(K) * N);
-        srand(M + N + K);
-        for (float& v : host) v = rand() / float(RAND_MAX) * 2 - 1;
-        float *A, *B, *C, *R;
-        CK(cudaMalloc(&A, sizeof(float) * M * K));
-        CK(cudaMalloc(&B, sizeof(float) * K * N));
-        CK(cudaMalloc(&C, sizeof(float) * M * N));
-        CK(cudaMalloc(&R, sizeof(float) * M * N));
-        CK(cudaMemcpy(A, host.data(), sizeof(float) * M * K, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(B, host.data() + size_t(M) * K, sizeof(float) * K * N, cudaMemcpyHostToDevice));
-        GemmArgs g{};
-        g.M = M, g.N = N, g.K = K, g.A = A, g.lda = K, g.B = B, g.ldb = s.b_t ? K : N, g.C = R, g.ldc = N;
-        g.op_b = s.b_t ? MM_OP_T : MM_OP_N;
-        if (launch_cublas(g, nullptr) != MM_OK) { printf("cublas failed: %s\n", mm_last_error()); return 1; }
-        const float cublas_us = time_us([&] { launch_cublas(g, nullptr); }, 7);
-        std::vector<float> ref(size_t(M) * N);
-        CK(cudaMemcpy(ref.data(), R, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
-        g.C = C;
+        Product product(M, N, K, s.b_t, 7);
+        const GemmArgs& g = product.g;
+        const float cublas_us = product.cublas_us;
         Plan p = layout(g);
         p.staged = true;
         p = planned(p, g, sms);
@@ -112,14 +86,13 @@ int main() {
         p.rows = std::max(4, ceil_pow2(p.S));  // one group of every row of Y, up to 32
         const auto by_rows = [&](auto y) {
             constexpr YRows kY = decltype(y)::value;
-            if (p.rows <= 4) return sweep<4, kY>(g, p, ref, C);
-            if (p.rows <= 8) return sweep<8, kY>(g, p, ref, C);
-            if (p.rows <= 16) return sweep<16, kY>(g, p, ref, C);
-            return sweep<32, kY>(g, p, ref, C);
+            if (p.rows <= 4) return sweep<4, kY>(product, p);
+            if (p.rows <= 8) return sweep<8, kY>(product, p);
+            if (p.rows <= 16) return sweep<16, kY>(product, p);
+            return sweep<32, kY>(product, p);
         };
         if (p.y == YRows::kAlongK) by_rows(std::integral_constant<YRows, YRows::kAlongK>{});
         else by_rows(std::integral_constant<YRows, YRows::kAlongS>{});
-        CK(cudaFree(A)); CK(cudaFree(B)); CK(cudaFree(C)); CK(cudaFree(R));
     }
     return 0;
 }
