@@ -9,7 +9,7 @@ OUT=${OUT:-/tmp/ncu}
 mkdir -p "$OUT"
 export PYTHONPATH=$PWD
 for kernel in naive optimized advanced warptile pipelined tma streamk mma_tf32 wgmma_tf32 wgmma_3xtf32; do
-    timeout 120 ncu --clock-control none --profile-from-start off \
+    timeout 45 ncu --clock-control none --profile-from-start off \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section WarpStateStats --section SchedulerStats \
         python3 docs/tutorial/ncu/one_product.py "$kernel" 4096 4096 4096 > "$OUT/ncu-$kernel.full.txt" 2>&1
