@@ -11,6 +11,8 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 (forced through mm_best_force), and the fastest makes the row:
 - skinny: C of S rows (and of S columns) against 4096 x 4096, S from 1 to 32: the skinny kernel up to the
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
+- shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it wins
+  every shape (kShortkMaxK);
 - panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
   the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
@@ -41,6 +43,9 @@ SHORT_K = 32
 SHORT_K_MAX = 128  # the short-K table applies up to this K (the shape grid's short-K class)
 SKINNY_SIDES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
 SKINNY_NAME = "skinny"
+SHORTK_NAME = "shortk"
+SHORTK_SIZES = [3072, 6144]
+SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
 SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
 LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
@@ -65,6 +70,7 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
     """(sweep, M, N, K, forced splits) of every shape the tuner times."""
     shapes = [("squares", n, n, min(n, 4096), 1) for n in SIZES]
     shapes += [("short_k", n, n, SHORT_K, 1) for n in SHORT_K_SIZES]
+    shapes += [("shortk", n, n, k, 1) for n in SHORTK_SIZES for k in SHORTK_KS]
     for side in SKINNY_SIDES:
         shapes += [("skinny", side, AGAINST, AGAINST, AUTO_SPLITS), ("skinny", AGAINST, side, AGAINST, AUTO_SPLITS)]
     for side in PANEL_SIDES:
@@ -84,6 +90,8 @@ def measure(repetitions: int) -> list[dict]:
             for config, name in enumerate(names):
                 if name == SKINNY_NAME and (sweep not in ("skinny", "long_k") or min(M, N) > SKINNY_MAX_SIDE):
                     continue  # elsewhere the skinny kernel is not a candidate, or runs its fallback
+                if name == SHORTK_NAME and sweep != "shortk":
+                    continue  # likewise the shortk kernel
                 print(f"  {sweep} {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
                 check(lib.mm_best_force(config, splits))
                 times[name] = benchmark("best", M, N, K, warmup=2, repetitions=repetitions).ms
@@ -111,15 +119,26 @@ def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str,
     return rows
 
 
+def largest_won(measurements: list[dict], feature, name: str) -> int:
+    """The largest value of feature(row) up to which configuration `name` is the fastest at every shape of the
+    measurements (0: none)."""
+    best = 0
+    for value in sorted({feature(row) for row in measurements}):
+        if not all(fastest(row) == name for row in measurements if feature(row) == value):
+            break
+        best = value
+    return best
+
+
 def skinny_max_side(measurements: list[dict]) -> int:
     """The largest small side up to which the skinny kernel is the fastest at every shape of the measurements (0:
     none)."""
-    best = 0
-    for side in sorted({min(row["M"], row["N"]) for row in measurements}):
-        if not all(fastest(row) == SKINNY_NAME for row in measurements if min(row["M"], row["N"]) == side):
-            break
-        best = side
-    return best
+    return largest_won(measurements, lambda row: min(row["M"], row["N"]), SKINNY_NAME)
+
+
+def shortk_max_k(measurements: list[dict]) -> int:
+    """The largest K up to which the shortk kernel is the fastest at every shape of the measurements (0: none)."""
+    return largest_won(measurements, lambda row: row["K"], SHORTK_NAME)
 
 
 def long_k_rule(measurements: list[dict], sms: int) -> dict:
@@ -162,6 +181,7 @@ def tables(measurements: list[dict], sms: int) -> dict:
     skinny = of("skinny")
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
+            "shortk_max_k": shortk_max_k(of("shortk")),
             "panels": panel_rows(of("panels")),
             "long_k": long_k_rule(of("long_k"), sms),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
@@ -203,6 +223,9 @@ struct PanelRow {{
 inline constexpr int kSkinnyMaxRows = {t["skinny_max_rows"]};
 inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 
+// K up to this: the shortk kernel (fastest at every K up to it, squares of {" and ".join(map(str, SHORTK_SIZES))}).
+inline constexpr int kShortkMaxK = {t["shortk_max_k"]};
+
 // Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {{
 {panels}}};
@@ -232,7 +255,8 @@ inline constexpr Row kRows[] = {{
 
 
 def print_timings(device: str, sms: int, measurements: list[dict]) -> None:
-    names = sorted({name for row in measurements for name in row["ms"]}, key=lambda n: (n == SKINNY_NAME, n))
+    kernels = (SKINNY_NAME, SHORTK_NAME)  # after the tiles
+    names = sorted({name for row in measurements for name in row["ms"]}, key=lambda n: (n in kernels, n))
     width = max(len(name) for name in names) + 2
     print(f"{device}, {sms} SMs: TFLOPS per configuration")
     print(f"{'sweep':<9}{'M':>6}{'N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))

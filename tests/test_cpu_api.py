@@ -357,7 +357,7 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         _library.check(lib.mm_best_config_name(config, ctypes.byref(name)))
         names.append(name.value.decode())
     assert len(set(names)) == count
-    for family in ("pipelined ", "tma ", "streamk ", "skinny"):
+    for family in ("pipelined ", "tma ", "streamk ", "skinny", "shortk"):
         assert any(n.startswith(family) for n in names), family
     for bad in (-1, count):
         assert lib.mm_best_config_name(bad, ctypes.byref(ctypes.c_char_p())) != 0

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
-from matmul_opt.tune import TABLE, long_k_rule, panel_rows, render, skinny_max_side, table_rows, tables
+from matmul_opt.tune import TABLE, long_k_rule, panel_rows, render, shortk_max_k, skinny_max_side, table_rows, tables
 
 MEASUREMENTS = Path(__file__).resolve().parent.parent / "results" / "latest" / "tune-h200.json"
 
@@ -41,6 +41,16 @@ def test_the_skinny_kernel_takes_the_sides_below_the_first_it_loses():
     assert skinny_max_side(rows[:2]) == 1 and skinny_max_side([row(2, 4096, True)]) == 0
 
 
+def test_the_shortk_kernel_takes_the_ks_below_the_first_it_loses():
+    def row(size, K, winner):
+        return {"sweep": "shortk", "M": size, "N": size, "K": K, "ms": {"shortk": 1.0, "other": 2.0 if winner else 0.5}}
+
+    rows = [row(3072, 1, True), row(6144, 1, True), row(3072, 4, True), row(6144, 4, True), row(3072, 8, True),
+            row(6144, 8, False), row(3072, 16, True), row(6144, 16, True)]
+    assert shortk_max_k(rows) == 4  # at 8 the larger square went to another configuration
+    assert shortk_max_k(rows[:4]) == 4 and shortk_max_k([row(3072, 2, False)]) == 0
+
+
 def test_the_long_k_rule_takes_skinny_up_to_its_first_loss_and_every_rate_at_the_largest_square():
     def row(side, skinny_ms, other_ms):
         ms = {"other": other_ms} if skinny_ms is None else {"skinny": skinny_ms, "other": other_ms}
@@ -63,11 +73,13 @@ def test_panel_rows_merge_sides_with_the_same_winners():
 
 
 def test_the_rendered_file_holds_the_rows_by_name():
-    text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "panels": [(32, "pipelined 32x128x16", "pipelined 128x32x16")],
+    text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "shortk_max_k": 9,
+                   "panels": [(32, "pipelined 32x128x16", "pipelined 128x32x16")],
                    "long_k": {"max_mn_per_sm": 1986, "skinny_max_mn_per_sm": 11, "largest": 512, "skinny_sides": [1, 32],
                               "rates": [("pipelined 64x64x16", 35.92)]},
                    "short_k": [("INT64_MAX", "pipelined 128x128x16", [4096])],
                    "squares": [(100, "pipelined 64x64x16", [256]), ("INT64_MAX", "tma 128x256x32", [4096])]})
+    assert "inline constexpr int kShortkMaxK = 9;" in text
     assert "inline constexpr int kSkinnyMaxRows = 12;" in text and "inline constexpr int kSkinnyMaxColumns = 3;" in text
     assert '{32, "pipelined 32x128x16", "pipelined 128x32x16"},' in text
     assert '{INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32' in text

@@ -20,8 +20,9 @@ import matmul_opt
 from matmul_opt.accuracy import error_scale, relative_error
 
 # (6, 200, 5000) and (300, 7, 3000): the skinny kernel's small sides, with K in slices (split-K) and rows of X along K.
+# (129, 300, 13) and (300, 257, 4): the shortk kernel's ragged strips and panels.
 SHAPES = [(1, 1, 1), (3, 5, 7), (31, 33, 17), (64, 64, 64), (129, 127, 65), (257, 255, 129), (300, 129, 257),
-          (6, 200, 5000), (300, 7, 3000)]
+          (6, 200, 5000), (300, 7, 3000), (129, 300, 13), (300, 257, 4)]
 # Run plain only: more output tiles than the H200 has SMs (144 of 128 x 128 on 132), ragged N and K, so that a
 # persistent kernel's last wave goes in K pieces (wgmma_3xtf32: gemm::split_tail, 3 pieces).
 WAVE_SHAPES = [(1536, 1530, 300)]

@@ -1,5 +1,5 @@
-// best: per-shape choice among the skinny kernel and the streamk, tma and pipelined configurations with split-K,
-// the top rung.
+// best: per-shape choice among the skinny and shortk kernels and the streamk, tma and pipelined configurations with
+// split-K, the top rung.
 //
 // Technique: no new kernel; a dispatcher that decides from features of the shape, through tables that the tuner
 // (`python -m matmul_opt.tune`) measures and writes (best_table.h):
@@ -9,6 +9,8 @@
 //   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C);
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM bandwidth; the skinny kernel streams it with every SM;
+// - a very short K (up to kShortkMaxK, where the shortk kernel wins the tuner's sweep): writing C is the cost, and
+//   the shortk kernel streams C out while it computes;
 // - a panel: C with a few dozen to a few hundred rows or columns, where square tiles would be mostly empty: the
 //   panel rows name a tile of a matching height for each range of the small side and each orientation;
 // - otherwise the cost of a tiled GEMM is dominated by (a) the per-tile efficiency of the configuration (bigger
@@ -24,14 +26,14 @@
 // runs as its fallback, the pipelined kernel of the same tile.
 //
 // Every configuration and fallback takes the four op combinations as stored (each is instantiated per layout of
-// A and B). best reads A and B as stored for N·N, T·N and T·T, and the skinny kernel every combination. For N·T
-// (B stored N x K) every tiled configuration would transpose both tiles in shared memory at every k-step, and one
-// transposition pass over B on the GPU (2·K·N·4 bytes, into a stream-ordered workspace) followed by the N·N
-// configuration measures faster at every size tried: docs/experiments/2026-12-01-native-op-t.md. A configuration
-// forced by the tuner runs the combination as given.
+// A and B). best reads A and B as stored for N·N, T·N and T·T, and the skinny and shortk kernels every
+// combination. For N·T (B stored N x K) every tiled configuration would transpose both tiles in shared memory at
+// every k-step, and one transposition pass over B on the GPU (2·K·N·4 bytes, into a stream-ordered workspace)
+// followed by the N·N configuration measures faster at every size tried: docs/experiments/2026-12-01-native-op-t.md.
+// A configuration forced by the tuner runs the combination as given.
 //
-// Changes vs skinny/streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count (cached per
-// device) and the tables.
+// Changes vs skinny/shortk/streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count
+// (cached per device) and the tables.
 #include "kernels/best.h"
 
 #include <atomic>
@@ -42,6 +44,7 @@
 #include "core/layout/rearrange.h"
 #include "core/schedule/split_k.h"
 #include "kernels/best_table.h"
+#include "kernels/shortk.h"
 #include "kernels/skinny.h"
 #include "kernels/streamk.h"
 #include "kernels/tma.h"
@@ -56,6 +59,7 @@ const ConfigDesc* const kCatalogue[] = {
     &tma::k128x256x32,       &tma::k128x128x16,       &tma::k128x64x32,        &tma::k128x256x32k16,
     &streamk::k128x256x32,   &streamk::k128x128x16,   &streamk::k128x256x32Tail3,
     &pipelined::k32x128x16,  &pipelined::k128x32x16,  &pipelined::k64x128x16,  &skinny::kPlanned,
+    &shortk::kConfig,
 };
 constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 
@@ -209,8 +213,8 @@ const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int64_t mn_p
     return fastest;
 }
 
-// The whole heuristic: the long-K rule for a long K over a small C; the skinny kernel for a small side; a panel's
-// tile; else a lookup on M*N per SM (in the
+// The whole heuristic: the long-K rule for a long K over a small C; the skinny kernel for a small side; the shortk
+// kernel for a very short K; a panel's tile; else a lookup on M*N per SM (in the
 // short-K table for a short K), the bulk-copy -> cp.async substitution where the copy engine cannot run, a step down
 // while the last wave is too ragged; then the split-K rule.
 mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
@@ -225,6 +229,10 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     const int small_side = g.M < g.N ? g.M : g.N;
     if (small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) && skinny::takes(g)) {
         *choice = {&skinny::kPlanned, 1};
+        return MM_OK;
+    }
+    if (g.K <= best_table::kShortkMaxK && shortk::takes(g)) {
+        *choice = {&shortk::kConfig, 1};
         return MM_OK;
     }
     for (int i = 0; i < Tables::kPanelCount; ++i) {
@@ -280,7 +288,8 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
     }
     Choice c{};
     MM_TRY(choose(g, sms, &c));
-    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && c.config != &skinny::kPlanned) {  // B transposed once, then N·N
+    const bool reads_any_op = c.config == &skinny::kPlanned || c.config == &shortk::kConfig;
+    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && !reads_any_op) {  // B transposed once, then N·N
         DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
         GemmArgs n = g;
         MM_TRY(gemm::transposed_copy(g.B, g.ldb, g.K, g.N, b_rows, "the workspace of op(B)", &n.B, &n.ldb, stream));

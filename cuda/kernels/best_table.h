@@ -26,6 +26,9 @@ struct PanelRow {
 inline constexpr int kSkinnyMaxRows = 8;
 inline constexpr int kSkinnyMaxColumns = 16;
 
+// K up to this: the shortk kernel (fastest at every K up to it, squares of 3072 and 6144).
+inline constexpr int kShortkMaxK = 0;
+
 // Panels (against 4096 x 4096, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {
     {32, "pipelined 32x128x16", "pipelined 128x32x16"},
