@@ -3,6 +3,7 @@ of the committed report (tools/doc_figures.py writes them), and the generator pu
 pictures under docs/figures/ plot what the committed results give (tools/doc_pictures.py). And the README's quick
 start prints what it shows (its kernel listing on the CPU tier, the whole of it on the GPU tier)."""
 import doctest
+import importlib.util
 import io
 import json
 import re
@@ -114,3 +115,16 @@ def test_every_tutorial_chapter_is_in_the_index_and_in_doc_figures():
     assert chapters == set(re.findall(r"\]\((\d\d-[\w-]+\.md)\)", index))
     assert chapters == {Path(file).name for file, *_ in doc_figures.CHAPTERS} | \
         {Path(file).name for file in doc_figures.GRID_CHAPTERS}
+
+
+def test_the_nsight_compute_table_is_the_one_its_summaries_give():
+    """docs/tutorial/ncu/README.md is written by summarize.py from the committed per-rung summaries; every rung of
+    the tutorial has one."""
+    spec = importlib.util.spec_from_file_location("summarize", ROOT / "docs/tutorial/ncu/summarize.py")
+    summarize = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(summarize)
+    chapters = {re.search(r"`(\w+)`", path.read_text().split("\n", 1)[0]).group(1)
+                for path in (ROOT / "docs/tutorial").glob("[0-9][0-9]-*.md")}
+    assert chapters - {"best"} == set(summarize.RUNGS)
+    assert (ROOT / "docs/tutorial/ncu/README.md").read_text() == summarize.render(), \
+        "python3 docs/tutorial/ncu/summarize.py rewrites the table"
