@@ -164,8 +164,9 @@ def sanitize(c, tools="memcheck,racecheck,initcheck,synccheck", kernels=""):
 @task(help={"check": "check the committed documents against the committed results instead of writing them"})
 def docs(c, check=False):
     """Write every generated figure of the docs from the committed results (results/latest/): the figure columns of
-    the kernel tables (tools/doc_figures.py) and the pictures under docs/figures/ (tools/doc_pictures.py, which
-    draws with matplotlib; --check needs none)."""
+    the kernel tables (tools/doc_figures.py), the pictures under docs/figures/ (tools/doc_pictures.py, which
+    draws with matplotlib; --check needs none) and the tutorial's Nsight Compute table (docs/tutorial/ncu/)."""
     flag = " --check" if check else ""
     _python(c, f"-m tools.doc_figures{flag}")
     _python(c, f"-m tools.doc_pictures{flag}")
+    _python(c, f"docs/tutorial/ncu/summarize.py{flag}")

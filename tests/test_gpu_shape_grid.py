@@ -103,11 +103,12 @@ def test_skinny_reads_unaligned_operands(shape, ops):
     assert_accurate(C, A if ops[0] == 0 else A.t(), B if ops[1] == 0 else B.t(), K, f"skinny {shape}, ops {ops}")
 
 
-@pytest.mark.parametrize("kernel", ["skinny", "best"])
-def test_skinny_products_propagate_nan_and_inf_as_numpy(kernel, rng):
-    A = rng.uniform(-1, 1, (5, 300)).astype(np.float32)
-    B = rng.uniform(-1, 1, (300, 200)).astype(np.float32)
-    A[2, 7], A[4, 100], B[9, 150] = np.nan, np.inf, -np.inf
+@pytest.mark.parametrize("kernel, M, K", [("skinny", 5, 300), ("best", 5, 300), ("shortk", 300, 7), ("best", 300, 7)],
+                         ids=["skinny", "best-small-side", "shortk", "best-short-k"])
+def test_small_side_and_short_k_products_propagate_nan_and_inf_as_numpy(kernel, M, K, rng):
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, 200)).astype(np.float32)
+    A[2, 3], A[4, K - 1], B[K // 2, 150] = np.nan, np.inf, -np.inf
     expected = A.astype(np.float64) @ B.astype(np.float64)
     C = matmul_opt.run(kernel, A, B)
     assert np.array_equal(np.isnan(C), np.isnan(expected))

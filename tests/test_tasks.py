@@ -70,7 +70,8 @@ def test_docs_writes_or_checks_the_tables_and_the_pictures(check):
     commands = [call.args[0] for call in c.run.call_args_list]
     flag = " --check" if check else ""
     assert [command.split(" ", 1)[1] for command in commands] == [f"-m tools.doc_figures{flag}",
-                                                                  f"-m tools.doc_pictures{flag}"]
+                                                                  f"-m tools.doc_pictures{flag}",
+                                                                  f"docs/tutorial/ncu/summarize.py{flag}"]
 
 
 def test_sanitize_runs_the_tool_as_a_module_with_its_options():

@@ -17,19 +17,9 @@ BASE=${2:-}
 OUT=${OUT:-/tmp/h200-out}
 R=results/latest
 mkdir -p "$OUT" $R
-if [ -d .whl ]; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
-    export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
-fi
-export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-if [ -f .gitcarry/repo.bundle ]; then
-    rm -rf .git /tmp/clone && git clone -q --no-checkout .gitcarry/repo.bundle /tmp/clone && mv /tmp/clone/.git .git && git reset -q
-    # asv.conf.json follows the branch main: a bundle made on another branch still needs it as a local branch.
-    git show-ref --verify --quiet refs/heads/main || git branch -q main origin/main
-fi
+source tools/device_env.sh
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; nvcc --version | tail -1
   echo "commit $(git rev-parse HEAD)"; date -u; } 2>&1 | tee $R/environment-$MODE.txt
-step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
 if [ "${MM_PREBUILT:-0}" = 1 ] && [ -f matmul_opt/libmatmul.so ]; then
     echo "[build: skipped, MM_PREBUILT=1 and matmul_opt/libmatmul.so came with the tree]"
 else

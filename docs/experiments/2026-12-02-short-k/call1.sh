@@ -2,13 +2,9 @@
 # Device call 1: the checks of main as it stood at this record's start (whole suite, sanitizers of skinny and best:
 # commits since the last GPU run moved Python modules and cp.async configurations), the short-K probe, Nsight
 # Compute on the tutorial's rungs, and asv's host-path patterns.
-export PYTHONUNBUFFERED=1 OUT=${OUT:-/tmp/out}
+export OUT=${OUT:-/tmp/out}
 D=docs/experiments/2026-12-02-short-k
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
-export PYTHONPATH=$PWD:/tmp/site PATH=/tmp/site/bin:$PATH
-rm -rf .git /tmp/clone && git clone -q --no-checkout .gitcarry/repo.bundle /tmp/clone && mv /tmp/clone/.git .git && git reset -q
-git show-ref --verify --quiet refs/heads/main || git branch -q main origin/main
-step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
+source tools/device_env.sh
 step probe bash -c "timeout 120 $D/probe > $OUT/probe.txt 2>&1; cat $OUT/probe.txt"
 step pytest bash -c "timeout 200 python3 -m pytest tests -q -rfEs -p no:cacheprovider > $OUT/pytest.txt 2>&1; grep -E '^(FAILED|ERROR)' $OUT/pytest.txt | head; tail -1 $OUT/pytest.txt"
 step sanitize bash -c "timeout 100 python3 -m tools.sanitize --kernels skinny,best --tools memcheck,racecheck,synccheck > $OUT/sanitize.txt 2>&1; tail -3 $OUT/sanitize.txt"

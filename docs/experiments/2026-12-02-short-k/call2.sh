@@ -3,9 +3,9 @@
 # swept (grid_sweep), the tuner with the shortk sweep (its timings become best_table.h's kShortkMaxK), and pageable
 # NumPy results populated while the call runs (docs/experiments/2026-12-02-host-populate/populate.py).
 
-export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD OUT=${OUT:-/tmp/out}
+export OUT=${OUT:-/tmp/out}
+source tools/device_env.sh
 D=docs/experiments/2026-12-02-short-k
-step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
 step sweep bash -c "timeout 100 $D/grid_sweep > $OUT/grid_sweep.txt 2>&1; cat $OUT/grid_sweep.txt"
 step pytest bash -c "timeout 200 python3 -m pytest tests/test_gpu_short_k.py tests/test_gpu_kernels.py tests/test_cpu_api.py -k 'shortk or short_k or best_tuning' -q -p no:cacheprovider -rfE > $OUT/pytest.txt 2>&1; grep -E '^(FAILED|ERROR)' $OUT/pytest.txt | head -20; tail -1 $OUT/pytest.txt"
 step sanitize bash -c "timeout 150 python3 -m tools.sanitize --kernels shortk --tools memcheck,racecheck,synccheck > $OUT/sanitize.txt 2>&1; tail -3 $OUT/sanitize.txt"

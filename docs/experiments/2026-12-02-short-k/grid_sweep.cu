@@ -25,14 +25,7 @@ void launch_strips(const GemmArgs& g, unsigned blocks_y) {
 template <int kK>
 void row(const GemmArgs& g, Product& p, int sms) {
     const unsigned panels = tiles_of(g.N, kPanelColumns), strips = tiles_of(g.M, kStripRows);
-    const auto run = [&](auto f) {
-        p.poison();
-        f();
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
-        const char* ok = p.matches() ? " " : "!";
-        printf(" %8.2f%s", time_us(f, 9), ok);
-    };
+    const auto run = [&](auto f) { print_checked_us(p, f); };
     run([&] { launch_named("best", g); });
     run([&] { launch_strips<kK>(g, strips); });
     for (int waves : {1, 2, 4}) {

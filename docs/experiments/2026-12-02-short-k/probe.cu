@@ -102,14 +102,7 @@ int main() {
     for (const Shape& s : shapes) {
         Product p(s.M, s.N, s.K, false, 9);
         const GemmArgs& g = p.g;
-        const auto run = [&](auto f) {
-            p.poison();
-            f();
-            CK(cudaGetLastError());
-            CK(cudaDeviceSynchronize());
-            const char* ok = p.matches() ? " " : "!";
-            printf(" %8.2f%s", time_us(f, 9), ok);
-        };
+        const auto run = [&](auto f) { print_checked_us(p, f); };
         printf("%5dx%5dx%4d %8.2f", s.M, s.N, s.K, p.cublas_us);
         run([&] { launch_best(g, nullptr); });
         run([&] { launch<8, false, 3>(g); });

@@ -3,14 +3,10 @@
 # same commit: the whole test suite, memcheck, racecheck and synccheck of shortk, skinny and best, the shape grid's
 # report, the offline asv run of HEAD (the grid and Sgemm), and Nsight Compute on the tutorial's rungs. Logs replace
 # results/latest/'s; $OUT gets results.tgz and ncu.tgz.
-export PYTHONUNBUFFERED=1 OUT=${OUT:-/tmp/out}
+export OUT=${OUT:-/tmp/out}
 R=results/latest
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
-export PYTHONPATH=$PWD:/tmp/site PATH=/tmp/site/bin:$PATH
-rm -rf .git /tmp/clone && git clone -q --no-checkout .gitcarry/repo.bundle /tmp/clone && mv /tmp/clone/.git .git && git reset -q
-git show-ref --verify --quiet refs/heads/main || git branch -q main origin/main
+source tools/device_env.sh
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; echo "commit $(git rev-parse HEAD)"; date -u; } > $R/environment-verify.txt
-step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
 step pytest bash -c "timeout 200 python3 -m pytest tests -q -rfEs -p no:cacheprovider > $R/pytest-h200.log 2>&1; grep -E '^(FAILED|ERROR)' $R/pytest-h200.log | head; tail -1 $R/pytest-h200.log"
 step sanitize bash -c "timeout 150 python3 -m tools.sanitize --kernels shortk,skinny,best --tools memcheck,racecheck,synccheck > $R/sanitize-summary.log 2>&1; tail -3 $R/sanitize-summary.log"
 step report bash -c "timeout 100 python3 -m matmul_opt --sizes 4096 --kernels best cublas --accuracy-k --rest 0.2 --grid --json $R/report-grid-h200.json 2>/dev/null > $R/report-grid-h200.txt; tail -52 $R/report-grid-h200.txt"

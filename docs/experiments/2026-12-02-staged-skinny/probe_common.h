@@ -89,3 +89,14 @@ struct Product {
         return std::sqrt(err) <= 1e-5 * std::sqrt(norm);
     }
 };
+
+// One checked launch of f into poisoned C, then its time: prints " us" and "!" where C differs from cuBLAS's.
+template <class F>
+void print_checked_us(Product& p, F f, int rounds = 9) {
+    p.poison();
+    f();
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    const char* ok = p.matches() ? " " : "!";
+    printf(" %8.2f%s", time_us(f, rounds), ok);
+}
