@@ -61,6 +61,9 @@ struct ConfigDesc {
     mm_status (*launch)(const GemmArgs& g, int splits, cudaStream_t stream);
     // What runs instead where can_run says no (for the bulk-copy families, the cp.async kernel of the same tile).
     const ConfigDesc* fallback;
+    // Whether it reads B stored N x K (op_b = T) as stored at no extra cost. A tiled configuration would transpose
+    // both tiles in shared memory at every k-step, and best gives it B transposed by one pass over B first.
+    bool reads_op_t_b = false;
 };
 
 // The description of a configuration of FfmaTile kTile.

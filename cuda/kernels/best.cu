@@ -26,10 +26,11 @@
 // runs as its fallback, the pipelined kernel of the same tile.
 //
 // Every configuration and fallback takes the four op combinations as stored (each is instantiated per layout of
-// A and B). best reads A and B as stored for N·N, T·N and T·T, and the skinny and shortk kernels every
-// combination. For N·T (B stored N x K) every tiled configuration would transpose both tiles in shared memory at
-// every k-step, and one transposition pass over B on the GPU (2·K·N·4 bytes, into a stream-ordered workspace)
-// followed by the N·N configuration measures faster at every size tried: docs/experiments/2026-12-01-native-op-t.md.
+// A and B). best reads A and B as stored for N·N, T·N and T·T, and for N·T wherever the configuration says it
+// reads such a B as stored (ConfigDesc::reads_op_t_b: the skinny and shortk kernels). For N·T (B stored N x K)
+// every tiled configuration would transpose both tiles in shared memory at every k-step, and one transposition pass
+// over B on the GPU (2·K·N·4 bytes, into a stream-ordered workspace) followed by the N·N configuration measures
+// faster at every size tried: docs/experiments/2026-12-01-native-op-t.md.
 // A configuration forced by the tuner runs the combination as given.
 //
 // Changes vs skinny/shortk/streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count
@@ -288,8 +289,7 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
     }
     Choice c{};
     MM_TRY(choose(g, sms, &c));
-    const bool reads_any_op = c.config == &skinny::kPlanned || c.config == &shortk::kConfig;
-    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && !reads_any_op) {  // B transposed once, then N·N
+    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && !c.config->reads_op_t_b) {  // B transposed once, then N·N
         DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
         GemmArgs n = g;
         MM_TRY(gemm::transposed_copy(g.B, g.ldb, g.K, g.N, b_rows, "the workspace of op(B)", &n.B, &n.ldb, stream));

@@ -7,8 +7,8 @@
 // columns of C and a strip of rows: each lane holds its 4 columns of the panel's op(B) (K x 4 values) in registers
 // for the block's life, A's strip waits in shared memory, and each warp turns out 4 rows of C at a time, every one a
 // 512-byte row piece written by one 16-byte streaming store per lane (st.global.cs: C is not read again here, so it
-// should not displace the operands in L2). Stores leave every few dozen FMAs, so the writes flow while the SMs
-// compute.
+// should not displace the operands in L2). Stores leave every few dozen FMAs, so that the writes can flow while the
+// SMs compute.
 //
 // Every op combination is read as stored: the strip of op(A) and the panel of op(B) are staged element by element
 // in the order that keeps each warp's loads contiguous, once per block; C's rows take float4 stores where they are
@@ -124,8 +124,14 @@ namespace shortk {
 
 bool takes(const GemmArgs& g) { return g.K <= kMaxK; }
 
-constinit const gemm::ConfigDesc kConfig{"shortk", {kStripRows, kPanelColumns, kMaxK}, kMinBlocksPerSm, false,
-                                         &takes_unsplit, &launch_unsplit, &pipelined::k64x128x16};
+constinit const gemm::ConfigDesc kConfig{.name = "shortk",
+                                         .block = {kStripRows, kPanelColumns, kMaxK},
+                                         .blocks_per_sm = kMinBlocksPerSm,
+                                         .splits_k = false,
+                                         .can_run = &takes_unsplit,
+                                         .launch = &launch_unsplit,
+                                         .fallback = &pipelined::k64x128x16,
+                                         .reads_op_t_b = true};
 
 }  // namespace shortk
 

@@ -258,8 +258,14 @@ bool takes(const GemmArgs& g) {
     return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK) && g.K <= kMaxK;
 }
 
-constinit const gemm::ConfigDesc kPlanned{"skinny",      {kMaxSmallSide, 128, 4}, kMinBlocksPerSm, false,
-                                          &takes_planned, &launch_planned_config, &pipelined::k64x64x16};
+constinit const gemm::ConfigDesc kPlanned{.name = "skinny",
+                                          .block = {kMaxSmallSide, 128, 4},
+                                          .blocks_per_sm = kMinBlocksPerSm,
+                                          .splits_k = false,
+                                          .can_run = &takes_planned,
+                                          .launch = &launch_planned_config,
+                                          .fallback = &pipelined::k64x64x16,
+                                          .reads_op_t_b = true};
 
 }  // namespace skinny
 
