@@ -128,3 +128,25 @@ def test_best_gives_the_same_bits_every_time(shape):
         gemm("best", 0, 0, A, B, C)
         results.append(C)
     assert torch.equal(results[0], results[1]) and torch.equal(results[0], results[2])
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(8193, 129, 1000), (3001, 257, 5003), (2561, 1025, 3001), (4225, 193, 2000)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_best_cuts_a_ragged_edge_within_c(shape, ops):
+    """Shapes whose last row or column of tiles holds one row or column of C, which best runs as a bulk of whole
+    tiles and edges of their own (its ragged-edge rule): every element of C written, nothing written beside C (C is
+    a view into a larger NaN buffer), the same bits twice."""
+    M, N, K = shape
+    A, B, a, b = operands(M, N, K, *ops, seed=M + N + 2 * ops[0] + ops[1])
+    results = []
+    for _ in range(2):
+        frame = torch.full((M + 2, N + 5), float("nan"), device="cuda")
+        C = frame[1:M + 1, 2:N + 2]
+        gemm("best", *ops, A, B, C)
+        outside = torch.ones_like(frame, dtype=torch.bool)
+        outside[1:M + 1, 2:N + 2] = False
+        assert torch.isnan(frame[outside]).all(), f"best {shape} {ops} wrote beside C"
+        results.append(C.clone())
+    assert_accurate(results[0], a, b, K, f"best {shape}, ops {ops}")
+    assert torch.equal(results[0], results[1])

@@ -64,6 +64,9 @@ struct ConfigDesc {
     // Whether it reads B stored N x K (op_b = T) as stored at no extra cost. A tiled configuration would transpose
     // both tiles in shared memory at every k-step, and best gives it B transposed by one pass over B first.
     bool reads_op_t_b = false;
+    // Whether its blocks share the last wave's work out by K (stream-K): its time follows its tiles, not whole
+    // waves of them.
+    bool shares_last_wave = false;
 };
 
 // The description of a configuration of FfmaTile kTile.

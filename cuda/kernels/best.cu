@@ -22,6 +22,11 @@
 //   rule steps down to smaller tiles while the chosen ones leave too ragged a last wave (tiles just past a multiple
 //   of the SM count).
 // When the chosen cp.async configuration leaves SMs idle and K is long, K is split (core/schedule/split_k.h).
+// Ragged edge: where the last row (column) of the chosen tiles holds only a few rows (columns) of C, so few that
+// the skinny kernel takes them, best may cut them off: the bulk that whole tiles cover runs as its own product
+// (chosen anew) and each edge as a skinny one, which reads the operand it spans once. A model of the busiest SM's
+// tile FMAs against the edges' launches and bytes decides (ragged_cut): the cut pays where the padded tiles cost a
+// wave or a share of one, and not where the bulk needs as many waves as C.
 // Where the copy engine cannot take the operands (no sm_90, unaligned operands), every bulk-copy configuration
 // runs as its fallback, the pipelined kernel of the same tile.
 //
@@ -34,10 +39,11 @@
 // A configuration forced by the tuner runs the combination as given.
 //
 // Changes vs skinny/shortk/streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count
-// (cached per device) and the tables.
+// (cached per device) and the tables, and may run a product as up to three launches (a bulk and its edges).
 #include "kernels/best.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "core/configs/pipelined.h"
@@ -258,6 +264,100 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     return MM_OK;
 }
 
+// The chosen configuration on g; for N·T where it would transpose B's tiles at every k-step, on B transposed once
+// (the N·N problem chosen anew).
+mm_status launch_choice(const GemmArgs& g, const Choice& c, int sms, cudaStream_t stream) {
+    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && !c.config->reads_op_t_b) {
+        DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
+        GemmArgs n = g;
+        MM_TRY(gemm::transposed_copy(g.B, g.ldb, g.K, g.N, b_rows, "the workspace of op(B)", &n.B, &n.ldb, stream));
+        n.op_b = MM_OP_N;
+        Choice nc{};
+        MM_TRY(choose(n, sms, &nc));
+        return gemm::launch_config(*nc.config, n, nc.splits, stream);
+    }
+    return gemm::launch_config(*c.config, g, c.splits, stream);
+}
+
+// The ragged-edge rule's model (docs/experiments/2026-12-02-grid-gaps.md): the FMAs a tiled configuration runs per
+// microsecond on one SM, the bytes per microsecond the skinny kernel streams, what a launch of it adds, and the factor
+// by which the time a cut saves must exceed what its edges cost.
+constexpr double kTileFmasPerSmPerUs = 150e3;
+constexpr double kEdgeBytesPerUs = 3e6;
+constexpr double kEdgeLaunchUs = 3;
+constexpr double kCutMargin = 1.5;
+
+// The part of g that computes C's rows [r0, r0 + rows) and columns [c0, c0 + columns).
+GemmArgs part(const GemmArgs& g, int r0, int rows, int c0, int columns) {
+    GemmArgs p = g;
+    p.M = rows;
+    p.N = columns;
+    p.A = g.op_a == MM_OP_N ? g.A + int64_t(r0) * g.lda : g.A + r0;
+    p.B = g.op_b == MM_OP_N ? g.B + c0 : g.B + int64_t(c0) * g.ldb;
+    p.C = g.C + int64_t(r0) * g.ldc + c0;
+    return p;
+}
+
+// The FMAs of choice c's padded tiles on g that its busiest SM runs: whole waves of blocks, or an even share where
+// the configuration shares its last wave out.
+double busiest_sm_fmas(const GemmArgs& g, const Choice& c, int sms) {
+    const gemm::BlockShape b = c.config->block;
+    const double tile = double(b.m) * b.n * ((g.K - 1) / c.splits + 1);
+    const double blocks = double(gemm::output_tiles(g, b)) * c.splits;
+    return (c.config->shares_last_wave ? blocks / sms : std::ceil(blocks / sms)) * tile;
+}
+
+// Microseconds of an edge product on the skinny kernel: a launch, and one read of its operands and C.
+double edge_us(const GemmArgs& e) {
+    return kEdgeLaunchUs + double(sizeof(float)) * (double(e.M) * e.K + double(e.K) * e.N + double(e.M) * e.N) /
+                               kEdgeBytesPerUs;
+}
+
+bool goes_to_skinny(const GemmArgs& g, int sms) {
+    Choice c{};
+    return choose(g, sms, &c) == MM_OK && c.config == &skinny::kPlanned;
+}
+
+// C cut at the chosen tiles' edge: the bulk that whole tiles cover, and up to two edges (the last rows across all
+// of C, the last columns beside the bulk).
+struct Cut {
+    GemmArgs bulk;
+    Choice bulk_choice;
+    GemmArgs edges[2];
+    int edge_count;
+};
+
+// The ragged-edge rule: where the last row (column) of choice c's tiles holds so few rows (columns) of C that the
+// skinny kernel takes them as a product of their own, cutting them off leaves a bulk of whole tiles, chosen anew.
+// The cut is taken when the tile FMAs it takes off the busiest SM save more time, by kCutMargin, than its edges
+// cost: the edges read the operand they span once, so the cut pays where the padded tiles would cost a wave or a
+// share of one, and not where the bulk needs as many waves as C.
+bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
+    if (c.config == &skinny::kPlanned || c.config == &shortk::kConfig) return false;  // no tiles to pad
+    const gemm::BlockShape b = c.config->block;
+    const int edge_rows = g.M > b.m ? g.M % b.m : 0, edge_columns = g.N > b.n ? g.N % b.n : 0;
+    const GemmArgs row_edge = part(g, g.M - edge_rows, edge_rows, 0, g.N);
+    const bool cut_rows = edge_rows > 0 && goes_to_skinny(row_edge, sms);
+    const int rows = cut_rows ? g.M - edge_rows : g.M;
+    const GemmArgs column_edge = part(g, 0, rows, g.N - edge_columns, edge_columns);
+    const bool cut_columns = edge_columns > 0 && goes_to_skinny(column_edge, sms);
+    if (!cut_rows && !cut_columns) return false;
+    cut->bulk = part(g, 0, rows, 0, cut_columns ? g.N - edge_columns : g.N);
+    if (choose(cut->bulk, sms, &cut->bulk_choice) != MM_OK || cut->bulk_choice.config == &skinny::kPlanned ||
+        cut->bulk_choice.config == &shortk::kConfig)
+        return false;
+    cut->edge_count = 0;
+    double edges_us = 0;
+    for (const GemmArgs* e : {cut_rows ? &row_edge : nullptr, cut_columns ? &column_edge : nullptr}) {
+        if (e == nullptr) continue;
+        cut->edges[cut->edge_count++] = *e;
+        edges_us += edge_us(*e);
+    }
+    const double saved_us =
+        (busiest_sm_fmas(g, c, sms) - busiest_sm_fmas(cut->bulk, cut->bulk_choice, sms)) / kTileFmasPerSmPerUs;
+    return saved_us > kCutMargin * edges_us;
+}
+
 // Set by best::force (the tuner): a configuration and split count (0: the split-K rule's) that replace the
 // heuristic's choice.
 std::atomic<int> forced_config{-1};
@@ -289,13 +389,9 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
     }
     Choice c{};
     MM_TRY(choose(g, sms, &c));
-    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && !c.config->reads_op_t_b) {  // B transposed once, then N·N
-        DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
-        GemmArgs n = g;
-        MM_TRY(gemm::transposed_copy(g.B, g.ldb, g.K, g.N, b_rows, "the workspace of op(B)", &n.B, &n.ldb, stream));
-        n.op_b = MM_OP_N;
-        MM_TRY(choose(n, sms, &c));
-        return gemm::launch_config(*c.config, n, c.splits, stream);
-    }
-    return gemm::launch_config(*c.config, g, c.splits, stream);
+    Cut cut{};
+    if (!ragged_cut(g, c, sms, &cut)) return launch_choice(g, c, sms, stream);
+    MM_TRY(launch_choice(cut.bulk, cut.bulk_choice, sms, stream));
+    for (int i = 0; i < cut.edge_count; ++i) MM_TRY(launch_choice(cut.edges[i], {&skinny::kPlanned, 1}, sms, stream));
+    return MM_OK;
 }

@@ -140,8 +140,10 @@ mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
 template <FfmaTile kTile, int kTailPieces>
 constexpr gemm::ConfigDesc describe(const char* name, const gemm::ConfigDesc& fallback) {
     constexpr auto kRowMajorKernel = &streamk_kernel<gemm::FfmaTileType<kTile>, (kTailPieces > 0), OpN, OpN>;
-    return gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<kRowMajorKernel>, &launch<kTile, kTailPieces>,
-                                 &fallback);
+    gemm::ConfigDesc config = gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<kRowMajorKernel>,
+                                                    &launch<kTile, kTailPieces>, &fallback);
+    config.shares_last_wave = true;
+    return config;
 }
 
 }  // namespace
