@@ -13,19 +13,7 @@
 
 #include "core/layout/rearrange.h"
 
-#include "../2026-12-02-staged-skinny/probe_common.h"
-
-static mm_status launch_named(const char* kernel, const GemmArgs& g) {
-    return mm_gemm_async(kernel, g.op_a, g.op_b, g.M, g.N, g.K, 1.f, g.A, g.lda, g.B, g.ldb, 0.f, g.C, g.ldc, nullptr);
-}
-mm_status launch_cublas(const GemmArgs& g, cudaStream_t) { return launch_named("cublas", g); }
-
-static void must(mm_status s) {
-    if (s != MM_OK) {
-        printf("\nfailed: %s\n", mm_last_error());
-        exit(1);
-    }
-}
+#include "probe_calls.h"
 
 static int64_t padded(int64_t n) { return (n + 3) / 4 * 4; }
 

@@ -16,19 +16,7 @@
 
 #include "core/layout/rearrange.h"
 
-#include "../2026-12-02-staged-skinny/probe_common.h"
-
-static mm_status launch_named(const char* kernel, const GemmArgs& g) {
-    return mm_gemm_async(kernel, g.op_a, g.op_b, g.M, g.N, g.K, 1.f, g.A, g.lda, g.B, g.ldb, 0.f, g.C, g.ldc, nullptr);
-}
-mm_status launch_cublas(const GemmArgs& g, cudaStream_t) { return launch_named("cublas", g); }
-
-static void must(mm_status s) {
-    if (s != MM_OK) {
-        printf("\nfailed: %s\n", mm_last_error());
-        exit(1);
-    }
-}
+#include "probe_calls.h"
 
 // The part of g (op N·N) of rows [r0, r1) and columns [c0, c1) of C.
 static GemmArgs part(const GemmArgs& g, int r0, int r1, int c0, int c1) {

@@ -4,18 +4,13 @@
 // Build (from the repository root, after make):
 //   nvcc -std=c++20 -O3 -arch=sm_90 --default-stream per-thread -Icuda -o docs/experiments/2026-12-02-grid-gaps/prefetch_probe \
 //       docs/experiments/2026-12-02-grid-gaps/prefetch_probe.cu build/core/launch.o build/core/status.o \
-//       build/core/schedule/split_k.o build/core/device_buffer.o -Lmatmul_opt -lmatmul -Xlinker -rpath,'$ORIGIN/../../../matmul_opt'
+//       build/core/schedule/split_k.o build/core/epilogue/split_k_reduce.o build/core/device_buffer.o -Lmatmul_opt -lmatmul -Xlinker -rpath,'$ORIGIN/../../../matmul_opt'
 // Run: ./prefetch_probe (no arguments).
 #include "kernels/skinny.cu"
 
-#include "../2026-12-02-staged-skinny/probe_common.h"
+#include "probe_calls.h"
 
 const gemm::ConfigDesc pipelined::k64x64x16{};  // skinny's fallback, which this probe never runs
-
-static mm_status launch_named(const char* kernel, const GemmArgs& g) {
-    return mm_gemm_async(kernel, g.op_a, g.op_b, g.M, g.N, g.K, 1.f, g.A, g.lda, g.B, g.ldb, 0.f, g.C, g.ldc, nullptr);
-}
-mm_status launch_cublas(const GemmArgs& g, cudaStream_t) { return launch_named("cublas", g); }
 
 namespace skinny {
 
