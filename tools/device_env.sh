@@ -1,8 +1,8 @@
-# Sourced (from the repository root) by the scripts that run on the H200 through the device tool: tools/h200_check.sh
-# and the dated records' call scripts. It puts the development wheels that travel in .whl/ (asv, invoke) on the path,
-# restores the repository's history from .gitcarry/repo.bundle (`git bundle create .gitcarry/repo.bundle HEAD main`;
-# asv records commits from it), makes Python unbuffered, and defines `step NAME COMMAND...`, which runs a command and
-# prints its exit status and seconds.
+# Sourced (from the repository root) by the scripts that run on the H200 from a copy of the working tree without
+# network access: tools/h200_check.sh and the dated records' call scripts. It puts the development wheels that travel
+# in .whl/ (asv, invoke) on the path, restores the repository's history from .gitcarry/repo.bundle (`git bundle
+# create .gitcarry/repo.bundle HEAD main`; asv records commits from it), makes Python unbuffered, and defines
+# `step NAME COMMAND...`, which runs a command and prints its exit status and seconds.
 if [ -d .whl ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
     export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The checks of a committed HEAD on the H200, in device calls that each fit the device tool's 10 minutes:
+# The checks of a committed HEAD on the H200, in runs of at most 10 minutes each:
 #   tools/h200_check.sh verify [BASE]     build, the whole test suite, compute-sanitizer (four tools), the report,
 #                                         the tuner, the leak loop, paired best/cuBLAS rounds, end-to-end costs
 #                                         (tools/end_to_end.py); with BASE (a commit) also an A/B of BASE's library
@@ -7,10 +7,11 @@
 #   tools/h200_check.sh asv [BASE]        the offline asv run of HEAD; with BASE also asv's kernel times of BASE, for a
 #                                         regression gate of the same call
 #   tools/h200_check.sh all               verify, then asv, in one call (no BASE)
-# Logs land in results/latest/; $OUT gets results.tgz (results/latest and results/asv) and the A/B's table. Through
-# the device tool it expects .whl/ with the asv and invoke wheels and .gitcarry/repo.bundle (`git bundle create
-# .gitcarry/repo.bundle HEAD main`) to restore the history that asv records commits from. MM_PREBUILT=1 uses the
-# matmul_opt/libmatmul.so that came with the tree (built off the device from the same commit) instead of building.
+# Logs land in results/latest/; $OUT gets results.tgz (results/latest and results/asv) and the A/B's table. On a
+# machine without network access it expects .whl/ with the asv and invoke wheels (for the machine's Python) and
+# .gitcarry/repo.bundle (`git bundle create .gitcarry/repo.bundle HEAD main`) to restore the history that asv records
+# commits from. MM_PREBUILT=1 uses the matmul_opt/libmatmul.so that came with the tree (built on another machine from
+# the same commit) instead of building.
 set -uo pipefail
 MODE=${1:-verify}
 BASE=${2:-}
