@@ -313,6 +313,7 @@ double edge_us(const GemmArgs& e) {
                                kEdgeBytesPerUs;
 }
 
+// Whether best's choice for g is the skinny kernel.
 bool goes_to_skinny(const GemmArgs& g, int sms) {
     Choice c{};
     return choose(g, sms, &c) == MM_OK && c.config == &skinny::kPlanned;
