@@ -313,6 +313,10 @@ double edge_us(const GemmArgs& e) {
                                kEdgeBytesPerUs;
 }
 
+// Whether the ragged-edge rule's model of padded tile FMAs describes `config`: not the skinny and shortk kernels,
+// which are bound by streaming an operand or C, not by tiles.
+bool runs_tiles(const ConfigDesc* config) { return config != &skinny::kPlanned && config != &shortk::kConfig; }
+
 // Whether best's choice for g is the skinny kernel.
 bool goes_to_skinny(const GemmArgs& g, int sms) {
     Choice c{};
@@ -334,7 +338,7 @@ struct Cut {
 // cost: the edges read the operand they span once, so the cut pays where the padded tiles would cost a wave or a
 // share of one, and not where the bulk needs as many waves as C.
 bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
-    if (c.config == &skinny::kPlanned || c.config == &shortk::kConfig) return false;  // no tiles to pad
+    if (!runs_tiles(c.config)) return false;
     const gemm::BlockShape b = c.config->block;
     const int edge_rows = g.M > b.m ? g.M % b.m : 0, edge_columns = g.N > b.n ? g.N % b.n : 0;
     const GemmArgs row_edge = part(g, g.M - edge_rows, edge_rows, 0, g.N);
@@ -344,9 +348,7 @@ bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
     const bool cut_columns = edge_columns > 0 && goes_to_skinny(column_edge, sms);
     if (!cut_rows && !cut_columns) return false;
     cut->bulk = part(g, 0, rows, 0, cut_columns ? g.N - edge_columns : g.N);
-    if (choose(cut->bulk, sms, &cut->bulk_choice) != MM_OK || cut->bulk_choice.config == &skinny::kPlanned ||
-        cut->bulk_choice.config == &shortk::kConfig)
-        return false;
+    if (choose(cut->bulk, sms, &cut->bulk_choice) != MM_OK || !runs_tiles(cut->bulk_choice.config)) return false;
     cut->edge_count = 0;
     double edges_us = 0;
     for (const GemmArgs* e : {cut_rows ? &row_edge : nullptr, cut_columns ? &column_edge : nullptr}) {
