@@ -67,15 +67,9 @@ def test_skinny_on_short_and_long_k(shape, ops):
     assert_accurate(C, a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")
 
 
-@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
-@pytest.mark.parametrize("shape", [(1, 4096, 4096), (1, 5000, 9000), (6000, 3, 5000), (8, 4096, 4096),
-                                   (4096, 13, 4096)],
-                         ids=lambda s: "x".join(map(str, s)))
-def test_skinny_sums_a_clusters_slices_in_a_fixed_order(shape, ops):
-    """Large sides that leave much of the GPU idle: K cut into 2 to 8 slices, which a thread block cluster adds up
-    in shared memory (sm_90), the same bits every time."""
-    M, N, K = shape
-    A, B, a, b = operands(M, N, K, *ops, seed=M + N + 2 * ops[0] + ops[1])
+def assert_skinny_reproducible(M, N, K, ops, seed):
+    """skinny's product twice into NaN-filled C: accurate, and the same bits both times."""
+    A, B, a, b = operands(M, N, K, *ops, seed=seed)
     results = []
     for _ in range(2):
         C = torch.full((M, N), float("nan"), device="cuda")
@@ -83,6 +77,30 @@ def test_skinny_sums_a_clusters_slices_in_a_fixed_order(shape, ops):
         results.append(C)
     assert_accurate(results[0], a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")
     assert torch.equal(results[0], results[1])
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(1, 4096, 4096), (1, 5000, 9000), (6000, 3, 5000), (8, 4096, 4096),
+                                   (4096, 13, 4096)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_skinny_sums_a_clusters_slices_in_a_fixed_order(shape, ops):
+    """Large sides that leave much of the GPU idle: K cut into 2 to 8 slices, which a thread block cluster adds up
+    in shared memory (sm_90), the same bits every time."""
+    assert_skinny_reproducible(*shape, ops, seed=shape[0] + shape[1] + 2 * ops[0] + ops[1])
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("orientation", ["rows", "columns"])
+@pytest.mark.parametrize("side, large", [(1, 6004), (3, 12004), (5, 6004), (8, 6004), (13, 12004), (17, 6004),
+                                         (24, 1028), (24, 6004), (29, 6004), (32, 12004)],
+                         ids=lambda v: str(v))
+def test_skinny_streams_wide_products_in_bulk(side, large, orientation, ops):
+    """Rows of the large operand 16-byte aligned, so that on sm_90 the bulk mainloop runs where the large side is
+    wide (6004: 47 columns of 128, K cut into slices; 12004: 94 columns, one slice) or where the small side is past
+    what the other mainloops take (24 columns of a 1028-row A stored along K); a ragged last column and a ragged last
+    K tile (K = 2500); the same bits twice."""
+    M, N = (side, large) if orientation == "rows" else (large, side)
+    assert_skinny_reproducible(M, N, 2500, ops, seed=side + large + 2 * ops[0] + ops[1])
 
 
 def unaligned(rows, cols, generator):

@@ -10,7 +10,11 @@
 // The problem as this kernel sees it: C's small side S and large side L, C(s, l) = sum_k Y(s, k) X(k, l), with X
 // the large operand (K x L) and Y the small one (S x K). For M <= N, Y = op(A) and X = op(B); otherwise the kernel
 // computes C's transpose (Y = op(B)^T, X = op(A)^T) and writes it transposed. Every op combination is read as
-// stored, through one of three mainloops chosen by how X is stored and how many rows Y has:
+// stored. Where the large side is wide (at least kBulkMinColumnsPct% of the SMs in 128-wide columns, or Y has more
+// rows than the mainloops below take) and the GPU has bulk tensor copies, the bulk mainloop streams X through
+// shared memory, whichever way it is stored, up to 32 rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut
+// into slices through split-K where one slice per column would leave SMs idle. Elsewhere one of three mainloops
+// that need no copy engine, chosen by how X is stored and how many rows Y has:
 // - X with its rows along L (B as stored for op_b = N; A for op_a = T): a lane holds S x 4 sums for 4 consecutive
 //   l, and takes 4 consecutive k per step: 4 float4 of X (one per row k) and Y(s, k .. k + 3) for every s. A warp's
 //   lanes are `lane_quads` l-quads (fastest) by the rest along K, so that a warp reads whole lines of X's rows and
@@ -33,7 +37,8 @@
 // Changes vs the tiled rungs: no tile of C; the work is cut along L and K instead of M and N, the large operand goes
 // to registers without shared memory wherever its layout allows, and one kernel family takes every op combination.
 //
-// Parameters: 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
+// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 32 rows of Y rounded up to 4, 8, 12, 16, 24 or 32.
+// Otherwise 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
 // L), 1, 2 or 4 (X along K, registers) or 4, 8 or 16 (staged), up to 4 groups; 2 steps in flight per loop turn for up
 // to 4 rows, 1 for more (registers).
 #include "kernels/skinny.h"
@@ -42,9 +47,11 @@
 #include <type_traits>
 
 #include "core/configs/pipelined.h"
+#include "core/copy/tensor_map.h"
 #include "core/device.h"
 #include "core/launch.h"
 #include "core/schedule/split_k.h"
+#include "kernels/skinny/bulk_mainloop.cuh"
 #include "kernels/skinny/register_mainloops.cuh"
 #include "kernels/skinny/staged_mainloop.cuh"
 
@@ -58,6 +65,7 @@ struct Plan {
     XRows x;
     YRows y;
     bool staged;  // X along K through shared memory (staged_mainloop.cuh)
+    bool bulk;    // X through shared memory by bulk tensor copies (bulk_mainloop.cuh), K slices through split-K
     int S, L;
     int lane_quads;  // X along L
     int s_groups;
@@ -104,6 +112,44 @@ constexpr int kMaxClusterSlices = 8;
 // Shortest K slice worth a block of its own, within a cluster and through split-K's workspace.
 constexpr int kMinClusterSliceK = 512, kMinSplitSliceK = 1024;
 
+// The bulk mainloop's kernel: its ring of 6 stages, one block per SM promised (two fit where its sums leave the
+// registers for them).
+template <XRows kX, int kRows, YRows kY>
+constexpr auto kBulkKernel = &skinny_bulk<BulkShape<kX, kRows, 6>, kY>;
+using BulkTile = BulkShape<XRows::kAlongL, 4, 6>;  // the tile, which every row count shares
+
+// The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
+// columns, and the register mainloops below that, where they stream as fast or faster and need no split-K
+// reduction; where one K slice per column already covers kBulkOneSlicePct% of the SMs, slices would cost more
+// than the idle SMs; below that, K is cut into slices for two blocks per SM, none shorter than kBulkMinSliceTiles
+// tiles (the sweeps of docs/experiments/2026-12-02-bulk-skinny.md).
+constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16;
+
+// Whether the register and staged mainloops take p's small side.
+bool registers_take(const Plan& p) { return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK); }
+
+// Whether the bulk mainloop can run g as laid out in p: this GPU and build run bulk tensor copies, X's rows suit
+// them, and Y has at most kMaxSmallSide rows.
+bool bulk_runs(const GemmArgs& g, const Plan& p) {
+    const float* const x = p.small_m ? g.B : g.A;
+    const int64_t ldx = p.small_m ? g.ldb : g.lda;
+    return p.S <= kMaxSmallSide && gemm::bulk_copy_takes_rows(x, ldx) &&
+           gemm::require_bulk_copy(gemm::machine_code_of<kBulkKernel<XRows::kAlongL, 4, YRows::kAlongK>>(), "",
+                                   true) == MM_OK;
+}
+
+int64_t bulk_columns(const Plan& p) { return (int64_t(p.L) - 1) / BulkTile::kTileL + 1; }
+
+// K slices of the bulk mainloop.
+int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
+    const int64_t columns = bulk_columns(p);
+    if (columns * 100 >= int64_t(kBulkOneSlicePct) * sms) return 1;
+    const int64_t by_k = tiles_of(g.K, BulkTile::kTileK) / kBulkMinSliceTiles;
+    int64_t splits = 2 * int64_t(sms) / columns;
+    if (splits > by_k) splits = by_k;
+    return splits < 2 ? 1 : int(splits);
+}
+
 // Blocks (along L) of X along L with lane_quads l-quads per warp, or of X along K.
 int64_t column_blocks(const Plan& p, int lane_quads) {
     const int64_t per_block = p.x == XRows::kAlongL ? int64_t(4) * lane_quads
@@ -120,6 +166,15 @@ int64_t column_blocks(const Plan& p, int lane_quads) {
 // docs/experiments/2026-12-02-streaming.md). The staged mainloop's wave is one block per SM
 // (docs/experiments/2026-12-02-staged-skinny.md).
 Plan planned(Plan p, const GemmArgs& g, int sms) {
+    p.bulk = bulk_runs(g, p) && (!registers_take(p) || bulk_columns(p) * 100 >= int64_t(kBulkMinColumnsPct) * sms);
+    if (p.bulk) {
+        p.staged = false;
+        p.s_groups = 1;
+        p.rows = p.S;
+        p.column_blocks = bulk_columns(p);
+        p.splits = bulk_splits(p, g, sms);
+        return p;
+    }
     const int max_rows = p.x == XRows::kAlongL ? kMaxRowsAlongL : p.staged ? kMaxSmallSideAlongK : kMaxRowsAlongK;
     p.s_groups = (p.S + max_rows - 1) / max_rows;
     p.rows = ceil_pow2((p.S + p.s_groups - 1) / p.s_groups);
@@ -222,6 +277,51 @@ mm_status launch_kernel(const GemmArgs& g, const Plan& p, int splits, int k_per_
     });
 }
 
+// f(std::integral_constant<int, R>{}) for R the bulk mainloop's count of rows of sums for `rows` rows of Y.
+template <class F>
+mm_status with_bulk_rows(int rows, F&& f) {
+    if (rows <= 4) return f(std::integral_constant<int, 4>{});
+    if (rows <= 8) return f(std::integral_constant<int, 8>{});
+    if (rows <= 12) return f(std::integral_constant<int, 12>{});
+    if (rows <= 16) return f(std::integral_constant<int, 16>{});
+    if (rows <= 24) return f(std::integral_constant<int, 24>{});
+    return f(std::integral_constant<int, 32>{});
+}
+
+// split-K's slice launcher for the bulk mainloop: slices of ktiles_per_split tiles of X.
+mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
+                             cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const Plan p = plan(g, sms);
+    const SkinnyView v = view_of(g, p, BulkTile::kTileK * ktiles_per_split, out, false);
+    CUtensorMap x_map;
+    if (p.x == XRows::kAlongL)
+        MM_TRY(gemm::encode_row_major_map(v.X, v.K, v.L, v.ldx, BulkTile::kTileK, BulkTile::kTileL, &x_map, "X"));
+    else
+        MM_TRY(gemm::encode_k_major_map(v.X, v.L, v.K, v.ldx, BulkTile::kTileL, BulkTile::kTileK, &x_map, "X"));
+    const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
+    const auto for_x = [&](auto f) {
+        if (p.x == XRows::kAlongL) return f(std::integral_constant<XRows, XRows::kAlongL>{});
+        return f(std::integral_constant<XRows, XRows::kAlongK>{});
+    };
+    const auto for_y = [&](auto f) {
+        if (p.y == YRows::kAlongK) return f(std::integral_constant<YRows, YRows::kAlongK>{});
+        return f(std::integral_constant<YRows, YRows::kAlongS>{});
+    };
+    return for_x([&](auto x) {
+        return for_y([&](auto y) {
+            return with_bulk_rows(p.rows, [&](auto row_count) {
+                constexpr int kRows = decltype(row_count)::value;
+                constexpr auto kernel = kBulkKernel<decltype(x)::value, kRows, decltype(y)::value>;
+                constexpr int kSmemBytes = BulkShape<decltype(x)::value, kRows, 6>::kSmemBytes;
+                MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "skinny: shared memory"));
+                return gemm::launch(kernel, grid, kThreads, kSmemBytes, stream, "skinny", x_map, v);
+            });
+        });
+    });
+}
+
 // split-K's slice launcher: slices of ktiles_per_split 4-deep K tiles.
 mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
@@ -242,6 +342,7 @@ mm_status launch_planned_config(const GemmArgs& g, int /*splits*/, cudaStream_t 
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const Plan p = plan(g, sms);
+    if (p.bulk) return gemm::run_split_k(g, p.splits, BulkTile::kTileK, &launch_bulk_slices, stream);
     if (p.splits > 1 && p.cluster && clusters_run()) {
         const int k_per_slice = int((int64_t(g.K) + 4 * p.splits - 1) / (4 * p.splits) * 4);
         return launch_kernel(g, p, p.splits, k_per_slice, {g.C, g.ldc, 0}, true, stream);
@@ -255,8 +356,10 @@ namespace skinny {
 
 bool takes(const GemmArgs& g) {
     const Plan p = layout(g);
-    return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK) && g.K <= kMaxK;
+    return (registers_take(p) || bulk_runs(g, p)) && g.K <= kMaxK;
 }
+
+bool streams_in_bulk(const GemmArgs& g, int sms) { return takes(g) && plan(g, sms).bulk; }
 
 constinit const gemm::ConfigDesc kPlanned{.name = "skinny",
                                           .block = {kMaxSmallSide, 128, 4},

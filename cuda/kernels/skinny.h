@@ -11,8 +11,12 @@ inline constexpr int kMaxSmallSide = 32;
 inline constexpr int kMaxSmallSideAlongK = 16;
 
 // Whether the kernel takes g: a small side of at most kMaxSmallSide, or kMaxSmallSideAlongK, by how the large
-// operand is stored, and K short enough for the kernels' int k loops (2^31 less a few thousand).
+// operand is stored (kMaxSmallSide either way where the bulk mainloop runs: sm_90 and the large operand's rows
+// 16-byte aligned), and K short enough for the kernels' int k loops (2^31 less a few thousand).
 bool takes(const GemmArgs& g);
+
+// Whether the kernel takes g and streams it with its bulk mainloop (a large side wide enough for it on sms SMs).
+bool streams_in_bulk(const GemmArgs& g, int sms);
 
 // The kernel with the split of K and the block shape it plans itself (splits = 1 only); elsewhere its fallback,
 // pipelined 64x64x16.

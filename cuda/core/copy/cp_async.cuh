@@ -33,6 +33,12 @@ __device__ __forceinline__ void cp_async4_zfill(uint32_t dst, const float* src, 
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 
+// Arrives on the mbarrier at bar once every cp.async this thread has issued so far has landed. noinc: the arrival is
+// one of the barrier's expected arrivals (its initial count includes it), not an extra one.
+__device__ __forceinline__ void cp_async_mbarrier_arrive_noinc(uint32_t bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+
 // Waits until at most N of this thread's committed groups are still in flight.
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {

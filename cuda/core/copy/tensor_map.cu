@@ -58,12 +58,17 @@ mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t
     return encode(map, base, rows, k, ld, box_rows, bk, swizzle, what);
 }
 
+mm_status encode_row_major_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
+                               CUtensorMap* map, const char* what) {
+    return encode(map, base, rows, cols, ld, box_rows, box_cols, CU_TENSOR_MAP_SWIZZLE_NONE, what);
+}
+
 mm_status encode_operand_maps(const GemmArgs& g, int bm, int bn, int bk, CUtensorMap* a_map, CUtensorMap* b_map) {
     if (g.op_a == MM_OP_N)
         MM_TRY(encode_k_major_map(g.A, g.M, g.K, g.lda, bm, bk, a_map, "A"));
     else
-        MM_TRY(encode(a_map, g.A, g.K, g.M, g.lda, bk, bm, CU_TENSOR_MAP_SWIZZLE_NONE, "A"));
-    if (g.op_b == MM_OP_N) return encode(b_map, g.B, g.K, g.N, g.ldb, bk, bn, CU_TENSOR_MAP_SWIZZLE_NONE, "B");
+        MM_TRY(encode_row_major_map(g.A, g.K, g.M, g.lda, bk, bm, a_map, "A"));
+    if (g.op_b == MM_OP_N) return encode_row_major_map(g.B, g.K, g.N, g.ldb, bk, bn, b_map, "B");
     return encode_k_major_map(g.B, g.N, g.K, g.ldb, bn, bk, b_map, "B");
 }
 

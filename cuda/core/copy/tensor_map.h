@@ -34,6 +34,11 @@ mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t
 mm_status encode_mn_major_map(const float* base, int64_t k, int64_t mn, int64_t ld, int bk, CUtensorMap* map,
                               const char* what);
 
+// The tensor map of a rows x cols matrix stored row by row (leading dimension ld), in unswizzled boxes of box_rows
+// rows of box_cols floats (box_cols a multiple of 4; both at most 256).
+mm_status encode_row_major_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
+                               CUtensorMap* map, const char* what);
+
 // MM_OK when a kernel built on bulk tensor copies, whose machine code for this device is of architecture
 // `machine_code` (gemm::machine_code_version), can run here; otherwise MM_ERR_UNAVAILABLE and a message naming
 // `kernel` and what is missing (a Hopper GPU, sm_90 machine code, the driver's tensor-map encoder).

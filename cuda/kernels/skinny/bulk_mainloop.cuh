@@ -1,0 +1,212 @@
+// The skinny kernel's bulk mainloop (device, sm_90): X through shared memory by bulk tensor copies, for either way
+// X is stored.
+//
+// The register mainloops hold X's bytes in flight in registers, so the more rows of Y a lane sums, the fewer bytes
+// it can wait for, and past a few rows they cannot keep HBM busy. Here the copy engine brings tiles of X into a ring
+// of kStages shared-memory slots, one bulk tensor copy per tile, so the bytes in flight cost no registers: the
+// registers hold only the sums. Each tile's slice of Y comes with it by cp.async (4 bytes each, so any Y, aligned
+// or not), and the tile's mbarrier completes when both have landed: the copy engine counts X's bytes, and every
+// thread's cp.async arrive on it (noinc) when its copies finish. The 8 warps read the same slot and take different
+// k of it; one block barrier per tile frees the slot, and thread 0 then issues the tile kStages ahead. The copy engine
+// zero-fills what lies past L and past K; slices of K are whole tiles, so no tile crosses into another slice.
+//
+// Lanes lie along L in both layouts, so that every lane of a warp reads the same Y (a broadcast):
+// - X along L (a tile is kTileK rows of X, each kTileL floats of a row along L, unswizzled): warp w takes the tile's
+//   rows k = w, w + 8, ...; lane i the 4 l at 4i, one 16-byte shared load per k, and holds kRows x 4 sums. Y lands
+//   as y[k][s], so one 16-byte load gives 4 rows of Y at k.
+// - X along K (a tile is kTileL rows of X, each kTileK floats along K: 128 bytes, with the copy engine's 128-byte
+//   swizzle, which puts the 8 lanes of a shared-memory phase on 8 different bank quads): warp w takes the tile's
+//   4-k chunk w; lane i the rows i, i + 32, i + 64, i + 96, and holds 4 x kRows sums. Y lands as y[s][k].
+// The warps add their sums in warp order at the end, in the ring's memory.
+//
+// Parameters: tiles of 32 k by 128 l (16 KB of X), kStages slots, kRows rows of Y (a multiple of 4, at most 32),
+// 256 threads.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "core/copy/bulk_tensor.cuh"
+#include "core/copy/cp_async.cuh"
+#include "kernels/skinny/view.cuh"
+
+namespace skinny {
+
+template <XRows kX_, int kRows_, int kStages_, int kMinBlocksPerSm_ = 1>
+struct BulkShape {
+    static constexpr XRows kX = kX_;
+    static constexpr int kRows = kRows_, kStages = kStages_, kMinBlocks = kMinBlocksPerSm_;
+    static constexpr int kTileK = 32, kTileL = 128;
+    static_assert(kRows % 4 == 0 && kRows <= 32, "rows of Y: a multiple of 4, at most 32");
+    static_assert(kTileK == 4 * kWarps && kTileL == 4 * 32, "a 4-k chunk per warp (X along K), 4 l per lane");
+    static constexpr int kXBytes = kTileK * kTileL * 4;  // a multiple of the swizzle atom
+    static constexpr int kYFloats = kRows * kTileK;
+    static constexpr int kYOffset = kStages * kXBytes;
+    static constexpr int kBarrierOffset = kYOffset + kStages * kYFloats * 4;
+    static constexpr int kSmemBytes = kBarrierOffset + kStages * 8 + gemm::kSwizzleAtomBytes;  // + alignment slack
+    static constexpr int kOutputs = kRows * kTileL;  // the block's sums, overlaid on the ring at the end
+    static_assert(kOutputs * 4 <= kBarrierOffset, "the sums fit in the ring");
+};
+
+// Copies Y(s0 + s, k0 + k) for s < kRows, k < kTileK into the slot y_s (zeros past S and past k_end), 4 bytes at a
+// time with the lanes along Y's stored rows: as y[k][s] for X along L, y[s][k] for X along K.
+template <class Shape, YRows kY>
+__device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
+    constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
+#pragma unroll
+    for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
+        const int e = int(threadIdx.x) + pass * kThreads;
+        if (kElements % kThreads != 0 && e >= kElements) break;
+        const int s = kY == YRows::kAlongK ? e / kTileK : e % kRows;
+        const int k = kY == YRows::kAlongK ? e % kTileK : e / kRows;
+        const bool ok = s0 + s < v.S && k0 + k < k_end;
+        const float* const src = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k0 + k)
+                                                      : v.Y + int64_t(k0 + k) * v.ldy + (s0 + s);
+        const int at = Shape::kX == XRows::kAlongL ? k * kRows + s : s * kTileK + k;
+        gemm::cp_async4_zfill(y_s + 4 * at, ok ? src : v.Y, ok);
+    }
+}
+
+// The block's sums over one tile of X (x_tile) and its slice of Y (y_tile): acc[i][j], for X along L the sum of
+// C(s0 + i, l0 + 4 lane + j), for X along K of C(s0 + j, l0 + lane + 32 i).
+template <class Shape>
+struct BulkSums {
+    static constexpr bool kAlongL = Shape::kX == XRows::kAlongL;
+    float acc[kAlongL ? Shape::kRows : 4][kAlongL ? 4 : Shape::kRows] = {};
+
+    __device__ __forceinline__ void add_tile(const uint8_t* x_tile, const float* y_tile, int lane, int warp) {
+        constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kTileL = Shape::kTileL;
+        if constexpr (kAlongL) {
+            const float* const x_row = reinterpret_cast<const float*>(x_tile) + 4 * lane;
+#pragma unroll
+            for (int i = 0; i < kTileK / kWarps; ++i) {
+                const int k = warp + kWarps * i;
+                const float4 x = *reinterpret_cast<const float4*>(x_row + k * kTileL);
+#pragma unroll
+                for (int q = 0; q < kRows / 4; ++q) {
+                    const float4 y = *reinterpret_cast<const float4*>(y_tile + k * kRows + 4 * q);
+                    fma4(acc[4 * q + 0], y.x, x);
+                    fma4(acc[4 * q + 1], y.y, x);
+                    fma4(acc[4 * q + 2], y.z, x);
+                    fma4(acc[4 * q + 3], y.w, x);
+                }
+            }
+        } else {
+            // Row r's 16-byte chunk c sits at chunk c ^ (r % 8) of its 128 bytes (the copy engine's swizzle).
+            float4 x[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                x[i] = *reinterpret_cast<const float4*>(x_tile + (lane + 32 * i) * 128 + ((warp ^ (lane & 7)) << 4));
+#pragma unroll
+            for (int s = 0; s < kRows; ++s) {
+                const float4 y = *reinterpret_cast<const float4*>(y_tile + s * kTileK + 4 * warp);
+#pragma unroll
+                for (int i = 0; i < 4; ++i) {
+                    float sum = acc[i][s];
+                    sum = fmaf(x[i].x, y.x, sum);
+                    sum = fmaf(x[i].y, y.y, sum);
+                    sum = fmaf(x[i].z, y.z, sum);
+                    acc[i][s] = fmaf(x[i].w, y.w, sum);
+                }
+            }
+        }
+    }
+
+    // sums[s * kTileL + l] (+)= this lane's sums of row s, column l of the block.
+    __device__ __forceinline__ void add_to(float* sums, int lane, bool first) const {
+        constexpr int kTileL = Shape::kTileL;
+        if constexpr (kAlongL) {
+#pragma unroll
+            for (int s = 0; s < Shape::kRows; ++s)
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    float& sum = sums[s * kTileL + 4 * lane + j];
+                    sum = (first ? 0.f : sum) + acc[s][j];
+                }
+        } else {
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int s = 0; s < Shape::kRows; ++s) {
+                    float& sum = sums[s * kTileL + lane + 32 * i];
+                    sum = (first ? 0.f : sum) + acc[i][s];
+                }
+        }
+    }
+
+  private:
+    __device__ __forceinline__ static void fma4(float (&row)[4], float y, const float4& x) {
+        row[0] = fmaf(y, x.x, row[0]);
+        row[1] = fmaf(y, x.y, row[1]);
+        row[2] = fmaf(y, x.z, row[2]);
+        row[3] = fmaf(y, x.w, row[3]);
+    }
+};
+
+// X (described by x_map as stored: rows along L in boxes of kTileK x kTileL, or along K in boxes of kTileL x kTileK
+// with the 128-byte swizzle) through the ring. v.k_per_slice must be a multiple of kTileK.
+template <class Shape, YRows kY>
+__global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
+    skinny_bulk(const __grid_constant__ CUtensorMap x_map, const SkinnyView v) {
+    constexpr int kStages = Shape::kStages, kTileK = Shape::kTileK;
+    extern __shared__ __align__(16) uint8_t smem_raw[];
+    uint8_t* const smem = gemm::swizzle_aligned(smem_raw);
+    float* const y_ring = reinterpret_cast<float*>(smem + Shape::kYOffset);
+    uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Shape::kBarrierOffset);
+    const int tid = int(threadIdx.x), lane = tid % 32, warp = tid / 32;
+    const int l0 = int(column_block(v) * Shape::kTileL);
+    const int s0 = s_group(v) * Shape::kRows;
+    int k_begin = 0, k_end = 0;
+    slice_range(v, &k_begin, &k_end);
+    const int tiles = k_end > k_begin ? (k_end - k_begin - 1) / kTileK + 1 : 0;
+    if (tid == 0) {
+        gemm::prefetch_tensor_map(&x_map);
+        for (int s = 0; s < kStages; ++s) gemm::mbarrier_init(gemm::smem_addr(&full[s]), 1 + kThreads);
+        gemm::mbarrier_init_fence();
+    }
+    __syncthreads();
+
+    // Every thread: tile t into its slot (thread 0 issues X's copy, every thread its part of Y's).
+    const auto load = [&](int t) {
+        const int slot = t % kStages, k0 = k_begin + t * kTileK;
+        const uint32_t bar = gemm::smem_addr(&full[slot]);
+        if (tid == 0) {
+            gemm::mbarrier_arrive_expect_tx(bar, Shape::kXBytes);
+            const uint32_t dst = gemm::smem_addr(smem + slot * Shape::kXBytes);
+            if constexpr (Shape::kX == XRows::kAlongL)
+                gemm::bulk_tensor_load_2d(dst, &x_map, bar, l0, k0);
+            else
+                gemm::bulk_tensor_load_2d(dst, &x_map, bar, k0, l0);
+        }
+        copy_bulk_y<Shape, kY>(gemm::smem_addr(y_ring + slot * Shape::kYFloats), v, s0, k0, k_end);
+        gemm::cp_async_mbarrier_arrive_noinc(bar);
+    };
+    for (int t = 0; t < kStages && t < tiles; ++t) load(t);
+
+    BulkSums<Shape> sums;
+    for (int t = 0; t < tiles; ++t) {
+        const int slot = t % kStages;
+        gemm::mbarrier_wait(gemm::smem_addr(&full[slot]), uint32_t(t / kStages) & 1);
+        sums.add_tile(smem + slot * Shape::kXBytes, y_ring + slot * Shape::kYFloats, lane, warp);
+        if (t + kStages < tiles) {
+            __syncthreads();  // every warp is done with the slot
+            if (tid == 0) gemm::fence_proxy_async_shared();
+            load(t + kStages);
+        }
+    }
+
+    // The warps' sums, added in warp order in the ring's memory: block_sums[s][l].
+    __syncthreads();
+    float* const block_sums = reinterpret_cast<float*>(smem);
+    for (int w = 0; w < kWarps; ++w) {
+        if (warp == w) sums.add_to(block_sums, lane, w == 0);
+        __syncthreads();
+    }
+    write_sums<Shape::kRows>(v, block_sums, Shape::kOutputs, [&](int o, int* s, int64_t* at_l) {
+        *s = o / Shape::kTileL;
+        *at_l = l0 + o % Shape::kTileL;
+    });
+}
+
+}  // namespace skinny
