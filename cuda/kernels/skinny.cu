@@ -10,10 +10,10 @@
 // The problem as this kernel sees it: C's small side S and large side L, C(s, l) = sum_k Y(s, k) X(k, l), with X
 // the large operand (K x L) and Y the small one (S x K). For M <= N, Y = op(A) and X = op(B); otherwise the kernel
 // computes C's transpose (Y = op(B)^T, X = op(A)^T) and writes it transposed. Every op combination is read as
-// stored. Where the large side is wide (at least kBulkMinColumnsPct% of the SMs in 128-wide columns, or Y has more
-// rows than the mainloops below take) and the GPU has bulk tensor copies, the bulk mainloop streams X through
-// shared memory, whichever way it is stored, up to 32 rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut
-// into slices through split-K where one slice per column would leave SMs idle. Elsewhere one of three mainloops
+// stored. Where the large side is wide (bulk_wide), or Y has more rows than the mainloops below take, and the GPU
+// has bulk tensor copies, the bulk mainloop streams X through shared memory, whichever way it is stored, up to 24
+// rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut into slices through split-K where one slice per column
+// would leave SMs idle. Elsewhere one of three mainloops
 // that need no copy engine, chosen by how X is stored and how many rows Y has:
 // - X with its rows along L (B as stored for op_b = N; A for op_a = T): a lane holds S x 4 sums for 4 consecutive
 //   l, and takes 4 consecutive k per step: 4 float4 of X (one per row k) and Y(s, k .. k + 3) for every s. A warp's
@@ -37,7 +37,7 @@
 // Changes vs the tiled rungs: no tile of C; the work is cut along L and K instead of M and N, the large operand goes
 // to registers without shared memory wherever its layout allows, and one kernel family takes every op combination.
 //
-// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 32 rows of Y rounded up to 4, 8, 12, 16, 24 or 32.
+// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 24 rows of Y rounded up to 4, 8, 12, 16 or 24.
 // Otherwise 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
 // L), 1, 2 or 4 (X along K, registers) or 4, 8 or 16 (staged), up to 4 groups; 2 steps in flight per loop turn for up
 // to 4 rows, 1 for more (registers).
@@ -119,33 +119,89 @@ constexpr auto kBulkKernel = &skinny_bulk<BulkShape<kX, kRows, 6>, kY>;
 using BulkTile = BulkShape<XRows::kAlongL, 4, 6>;  // the tile, which every row count shares
 
 // The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
-// columns, and the register mainloops below that, where they stream as fast or faster and need no split-K
-// reduction; where one K slice per column already covers kBulkOneSlicePct% of the SMs, slices would cost more
-// than the idle SMs; below that, K is cut into slices for two blocks per SM, none shorter than kBulkMinSliceTiles
-// tiles (the sweeps of docs/experiments/2026-12-02-bulk-skinny.md).
-constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16;
+// columns and either one K slice per column covers kBulkOneSlicePct% of them, or X lies along L and Y has more
+// rows than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as
+// fast or faster and add their K slices in a cluster rather than through split-K's second kernel. It takes up to
+// kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled configurations win. Where one slice per column covers kBulkOneSlicePct% of
+// the SMs, slices would cost more than the idle SMs; below that, K is cut into slices for as many blocks as the
+// SMs hold at once, none shorter than kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md).
+constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16, kBulkMaxRows = 24;
 
 // Whether the register and staged mainloops take p's small side.
 bool registers_take(const Plan& p) { return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK); }
 
 // Whether the bulk mainloop can run g as laid out in p: this GPU and build run bulk tensor copies, X's rows suit
-// them, and Y has at most kMaxSmallSide rows.
+// them, and Y has at most kBulkMaxRows rows.
 bool bulk_runs(const GemmArgs& g, const Plan& p) {
     const float* const x = p.small_m ? g.B : g.A;
     const int64_t ldx = p.small_m ? g.ldb : g.lda;
-    return p.S <= kMaxSmallSide && gemm::bulk_copy_takes_rows(x, ldx) &&
+    return p.S <= kBulkMaxRows && gemm::bulk_copy_takes_rows(x, ldx) &&
            gemm::require_bulk_copy(gemm::machine_code_of<kBulkKernel<XRows::kAlongL, 4, YRows::kAlongK>>(), "",
                                    true) == MM_OK;
 }
 
 int64_t bulk_columns(const Plan& p) { return (int64_t(p.L) - 1) / BulkTile::kTileL + 1; }
 
+// f(kernel, smem_bytes), both std::integral_constant: the bulk kernel for p's layout and rows of Y (rounded up to
+// 4, 8, 12, 16 or 24) and the shared memory it asks for.
+template <class F>
+decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
+    const auto with_rows = [&](auto x, auto y) -> decltype(auto) {
+        const auto take = [&](auto rows) -> decltype(auto) {
+            constexpr XRows kX = decltype(x)::value;
+            constexpr int kRows = decltype(rows)::value;
+            using Kernel = decltype(kBulkKernel<kX, kRows, decltype(y)::value>);
+            return f(std::integral_constant<Kernel, kBulkKernel<kX, kRows, decltype(y)::value>>{},
+                     std::integral_constant<int, BulkShape<kX, kRows, 6>::kSmemBytes>{});
+        };
+        if (p.rows <= 4) return take(std::integral_constant<int, 4>{});
+        if (p.rows <= 8) return take(std::integral_constant<int, 8>{});
+        if (p.rows <= 12) return take(std::integral_constant<int, 12>{});
+        if (p.rows <= 16) return take(std::integral_constant<int, 16>{});
+        return take(std::integral_constant<int, kBulkMaxRows>{});
+    };
+    const auto with_y = [&](auto x) -> decltype(auto) {
+        if (p.y == YRows::kAlongK) return with_rows(x, std::integral_constant<YRows, YRows::kAlongK>{});
+        return with_rows(x, std::integral_constant<YRows, YRows::kAlongS>{});
+    };
+    if (p.x == XRows::kAlongL) return with_y(std::integral_constant<XRows, XRows::kAlongL>{});
+    return with_y(std::integral_constant<XRows, XRows::kAlongK>{});
+}
+
+// How many blocks of kKernel an SM holds at once (asked once; 1 where the runtime cannot say).
+template <auto kKernel, int kSmemBytes>
+int resident_blocks_per_sm() {
+    static const int blocks = [] {
+        int n = 0;
+        if (gemm::allow_shared_memory<kKernel>(kSmemBytes, "skinny: shared memory") != MM_OK ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kKernel, kThreads, kSmemBytes) != cudaSuccess) {
+            cudaGetLastError();  // not sticky; the plan falls back to one block per SM
+            return 1;
+        }
+        return n < 1 ? 1 : n;
+    }();
+    return blocks;
+}
+
+// Whether p's large side is wide enough for the bulk mainloop to beat the register mainloops: at least
+// kBulkMinColumnsPct% of the SMs in columns, and either enough for one K slice (no split-K reduction) or X along L
+// with more rows of Y than that register mainloop keeps two steps in flight for.
+bool bulk_wide(const Plan& p, int sms) {
+    const int64_t columns = bulk_columns(p);
+    return columns * 100 >= int64_t(kBulkMinColumnsPct) * sms &&
+           (columns * 100 >= int64_t(kBulkOneSlicePct) * sms ||
+            (p.x == XRows::kAlongL && p.S > kMaxRowsInTwoSteps));
+}
+
 // K slices of the bulk mainloop.
 int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
     const int64_t columns = bulk_columns(p);
     if (columns * 100 >= int64_t(kBulkOneSlicePct) * sms) return 1;
     const int64_t by_k = tiles_of(g.K, BulkTile::kTileK) / kBulkMinSliceTiles;
-    int64_t splits = 2 * int64_t(sms) / columns;
+    const int per_sm = with_bulk_kernel(p, [](auto kernel, auto smem_bytes) {
+        return resident_blocks_per_sm<kernel.value, smem_bytes.value>();
+    });
+    int64_t splits = int64_t(sms) * per_sm / columns;
     if (splits > by_k) splits = by_k;
     return splits < 2 ? 1 : int(splits);
 }
@@ -166,7 +222,7 @@ int64_t column_blocks(const Plan& p, int lane_quads) {
 // docs/experiments/2026-12-02-streaming.md). The staged mainloop's wave is one block per SM
 // (docs/experiments/2026-12-02-staged-skinny.md).
 Plan planned(Plan p, const GemmArgs& g, int sms) {
-    p.bulk = bulk_runs(g, p) && (!registers_take(p) || bulk_columns(p) * 100 >= int64_t(kBulkMinColumnsPct) * sms);
+    p.bulk = bulk_runs(g, p) && (!registers_take(p) || bulk_wide(p, sms));
     if (p.bulk) {
         p.staged = false;
         p.s_groups = 1;
@@ -277,17 +333,6 @@ mm_status launch_kernel(const GemmArgs& g, const Plan& p, int splits, int k_per_
     });
 }
 
-// f(std::integral_constant<int, R>{}) for R the bulk mainloop's count of rows of sums for `rows` rows of Y.
-template <class F>
-mm_status with_bulk_rows(int rows, F&& f) {
-    if (rows <= 4) return f(std::integral_constant<int, 4>{});
-    if (rows <= 8) return f(std::integral_constant<int, 8>{});
-    if (rows <= 12) return f(std::integral_constant<int, 12>{});
-    if (rows <= 16) return f(std::integral_constant<int, 16>{});
-    if (rows <= 24) return f(std::integral_constant<int, 24>{});
-    return f(std::integral_constant<int, 32>{});
-}
-
 // split-K's slice launcher for the bulk mainloop: slices of ktiles_per_split tiles of X.
 mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                              cudaStream_t stream) {
@@ -301,24 +346,9 @@ mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split
     else
         MM_TRY(gemm::encode_k_major_map(v.X, v.L, v.K, v.ldx, BulkTile::kTileL, BulkTile::kTileK, &x_map, "X"));
     const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
-    const auto for_x = [&](auto f) {
-        if (p.x == XRows::kAlongL) return f(std::integral_constant<XRows, XRows::kAlongL>{});
-        return f(std::integral_constant<XRows, XRows::kAlongK>{});
-    };
-    const auto for_y = [&](auto f) {
-        if (p.y == YRows::kAlongK) return f(std::integral_constant<YRows, YRows::kAlongK>{});
-        return f(std::integral_constant<YRows, YRows::kAlongS>{});
-    };
-    return for_x([&](auto x) {
-        return for_y([&](auto y) {
-            return with_bulk_rows(p.rows, [&](auto row_count) {
-                constexpr int kRows = decltype(row_count)::value;
-                constexpr auto kernel = kBulkKernel<decltype(x)::value, kRows, decltype(y)::value>;
-                constexpr int kSmemBytes = BulkShape<decltype(x)::value, kRows, 6>::kSmemBytes;
-                MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "skinny: shared memory"));
-                return gemm::launch(kernel, grid, kThreads, kSmemBytes, stream, "skinny", x_map, v);
-            });
-        });
+    return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
+        MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
+        return gemm::launch(kernel.value, grid, kThreads, smem_bytes.value, stream, "skinny", x_map, v);
     });
 }
 

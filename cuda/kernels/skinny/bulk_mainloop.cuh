@@ -50,7 +50,9 @@ struct BulkShape {
 };
 
 // Copies Y(s0 + s, k0 + k) for s < kRows, k < kTileK into the slot y_s (zeros past S and past k_end), 4 bytes at a
-// time with the lanes along Y's stored rows: as y[k][s] for X along L, y[s][k] for X along K.
+// time: as y[k][s] for X along L, y[s][k] for X along K. Consecutive threads write consecutive words of the slot
+// (no bank conflicts); where that runs across Y's stored rows, the other words of each 32-byte sector come from L1
+// for the neighbouring k or s (cp.async of 4 bytes caches in L1).
 template <class Shape, YRows kY>
 __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
     constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
@@ -58,13 +60,12 @@ __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, i
     for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
         const int e = int(threadIdx.x) + pass * kThreads;
         if (kElements % kThreads != 0 && e >= kElements) break;
-        const int s = kY == YRows::kAlongK ? e / kTileK : e % kRows;
-        const int k = kY == YRows::kAlongK ? e % kTileK : e / kRows;
+        const int s = Shape::kX == XRows::kAlongL ? e % kRows : e / kTileK;
+        const int k = Shape::kX == XRows::kAlongL ? e / kRows : e % kTileK;
         const bool ok = s0 + s < v.S && k0 + k < k_end;
         const float* const src = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k0 + k)
                                                       : v.Y + int64_t(k0 + k) * v.ldy + (s0 + s);
-        const int at = Shape::kX == XRows::kAlongL ? k * kRows + s : s * kTileK + k;
-        gemm::cp_async4_zfill(y_s + 4 * at, ok ? src : v.Y, ok);
+        gemm::cp_async4_zfill(y_s + 4 * e, ok ? src : v.Y, ok);
     }
 }
 

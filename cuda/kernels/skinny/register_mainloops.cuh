@@ -13,6 +13,8 @@ namespace skinny {
 
 // The most rows of Y each mainloop holds sums for, and the most groups of them (blocks that share X's pieces).
 constexpr int kMaxRowsAlongL = 8, kMaxRowsAlongK = 4, kMaxSGroups = 4;
+// The most rows of sums for which the mainloop along L keeps two steps of loads in flight (more fill the registers).
+constexpr int kMaxRowsInTwoSteps = 4;
 static_assert(kMaxSmallSide == kMaxSGroups * kMaxRowsAlongL, "skinny.h's limit: 4 groups of 8 rows along L");
 // X along K: the rows of X a warp takes at once, and so the rows of a block.
 constexpr int kRowsPerWarp = 4, kRowsPerBlock = kWarps * kRowsPerWarp;
@@ -50,7 +52,7 @@ __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, 
 // at a time.
 template <int kRows, YRows kY, bool kXVector, bool kYVector>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
-    constexpr int kTurn = kRows <= 4 ? 2 : 1;  // steps whose loads are in flight together
+    constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
     __shared__ float4 block_sums[kRows][32];   // [s][l-quad of the block]
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int lane_quads = v.lane_quads, k_lanes = 32 / lane_quads;
