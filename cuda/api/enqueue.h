@@ -1,4 +1,5 @@
-// The product as every device-side entry point enqueues it (gemm_async.cu), for the entry points that wrap it.
+// The product as every device-side entry point enqueues it (gemm_async.cu), for the entry points that wrap it. A
+// product is described by the C API's problem struct (mm_gemm_problem) everywhere in the library's host code.
 #pragma once
 
 #include "api/registry.h"
@@ -9,12 +10,9 @@ enum class AfterEnqueue { kReturn, kWait, kTrack };
 
 // Validates, then enqueues C = alpha·op(A)·op(B) + beta·C on `stream` (mm_gemm_async's contract), then does `after`
 // (kTrack fills *tracking).
-mm_status enqueue_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
-                       const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc,
-                       cudaStream_t stream, AfterEnqueue after, mm_tracking* tracking = nullptr);
+mm_status enqueue_gemm(const KernelEntry* entry, const mm_gemm_problem& p, cudaStream_t stream, AfterEnqueue after,
+                       mm_tracking* tracking = nullptr);
 
 // enqueue_gemm once its checks have passed, on operands of the current GPU: for callers that made the operands
 // themselves (the host path's device copies), and so need no pointer checks.
-mm_status enqueue_checked(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
-                          float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C,
-                          int64_t ldc, cudaStream_t stream);
+mm_status enqueue_checked(const KernelEntry* entry, const mm_gemm_problem& p, cudaStream_t stream);

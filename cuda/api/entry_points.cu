@@ -12,15 +12,20 @@ namespace {
 // The device entries work on the calling thread's default stream, so threads never serialize on stream 0.
 const cudaStream_t kStream = cudaStreamPerThread;
 
+// C = A·B as a problem: both operands as stored, alpha 1, beta 0.
+mm_gemm_problem plain_product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+                              int64_t ldb, float* C, int64_t ldc) {
+    return {MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc};
+}
+
 mm_status matmul_host(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                       const float* B, int64_t ldb, float* C, int64_t ldc) {
-    return gemm_host(entry, MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
+    return gemm_host(entry, plain_product(M, N, K, A, lda, B, ldb, C, ldc));
 }
 
 mm_status matmul_device(const KernelEntry* entry, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                         const float* B, int64_t ldb, float* C, int64_t ldc) {
-    return enqueue_gemm(entry, MM_OP_N, MM_OP_N, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc, kStream,
-                        AfterEnqueue::kWait);
+    return enqueue_gemm(entry, plain_product(M, N, K, A, lda, B, ldb, C, ldc), kStream, AfterEnqueue::kWait);
 }
 
 // MM_OK when the registry has an entry `index`; otherwise MM_ERR_UNKNOWN_KERNEL with the message.
@@ -66,14 +71,12 @@ mm_status mm_kernel_available(const char* kernel) {
 
 mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
                        const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-    return gemm_host(registry_find(kernel), op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return gemm_host(registry_find(kernel), {op_a, op_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc});
 }
 
 mm_status mm_gemm_host_problem(const char* kernel, const mm_gemm_problem* problem) {
     if (problem == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "problem is a null pointer");
-    const mm_gemm_problem& p = *problem;
-    return gemm_host(registry_find(kernel), p.op_a, p.op_b, p.M, p.N, p.K, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C,
-                     p.ldc);
+    return gemm_host(registry_find(kernel), *problem);
 }
 
 mm_status mm_host_alloc(uint64_t bytes, void** p) {

@@ -124,63 +124,72 @@ void assemble_image(float* image, const DeviceImages& images, const HostMatrix& 
         std::memset(image + images.offset_c, kPoisonByte, sizeof(float) * size_t(c.rows * images.ldc));
 }
 
+// p with its matrices replaced by their device copies.
+mm_gemm_problem on_device(const mm_gemm_problem& p, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+                          int64_t ldc) {
+    mm_gemm_problem d = p;
+    d.A = A, d.lda = lda, d.B = B, d.ldb = ldb, d.C = C, d.ldc = ldc;
+    return d;
+}
+
 // A problem whose device image fits in one staging slot: the image is assembled in the slot and sent in one copy,
 // so the GPU sees three operations: the copy up, the product, the copy down.
-mm_status packed_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
-                         int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
-                         float beta, const HostMatrix& c) {
+mm_status packed_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, const mm_gemm_problem& p,
+                         const HostMatrix& a, const HostMatrix& b, const HostMatrix& c) {
     HostStaging::UpSlot* slot = nullptr;
     MM_TRY(staging.take_up_slot(images.bytes, &slot));
-    assemble_image(slot->memory.data(), images, a, b, beta, c);
+    assemble_image(slot->memory.data(), images, a, b, p.beta, c);
     MM_TRY(staging.send_up(*slot, images.a(), images.bytes));
-    MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, images.a(), images.lda, images.b(), images.ldb, beta,
-                           images.c(), images.ldc, staging.compute()));
-    MM_TRY(staging.push_down(DeviceBlock{images.c(), images.ldc}, HostBlock{c.data, M, N, c.ld, c.pinned}));
+    MM_TRY(enqueue_checked(entry, on_device(p, images.a(), images.lda, images.b(), images.ldb, images.c(), images.ldc),
+                           staging.compute()));
+    MM_TRY(staging.push_down(DeviceBlock{images.c(), images.ldc}, HostBlock{c.data, p.M, p.N, c.ld, c.pinned}));
     return staging.drain_all();
 }
 
 // A problem whose image is at most kMappedImageBytes: the kernel runs on the image in the staging slot itself, which
 // the GPU reads and writes over the host link (pinned memory is mapped into its address space), so the GPU sees one
 // operation; C is copied out of the slot once the product has finished.
-mm_status mapped_product(HostStaging& staging, const DeviceImages& images, const KernelEntry* entry, mm_op op_a,
-                         mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a,
-                         const HostMatrix& b, float beta, const HostMatrix& c) {
+mm_status mapped_product(HostStaging& staging, const DeviceImages& images, const KernelEntry* entry,
+                         const mm_gemm_problem& p, const HostMatrix& a, const HostMatrix& b, const HostMatrix& c) {
     HostStaging::UpSlot* slot = nullptr;
     MM_TRY(staging.take_up_slot(images.bytes, &slot));
     float* const image = slot->memory.data();
-    assemble_image(image, images, a, b, beta, c);
+    assemble_image(image, images, a, b, p.beta, c);
     float* mapped = nullptr;
     MM_TRY(mm_check_cuda(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), image, 0),
                          "cudaHostGetDevicePointer"));
-    MM_TRY(enqueue_checked(entry, op_a, op_b, M, N, K, alpha, mapped, images.lda, mapped + images.offset_b, images.ldb,
-                           beta, mapped + images.offset_c, images.ldc, staging.compute()));
+    MM_TRY(enqueue_checked(entry,
+                           on_device(p, mapped, images.lda, mapped + images.offset_b, images.ldb,
+                                     mapped + images.offset_c, images.ldc),
+                           staging.compute()));
     MM_TRY(staging.synchronize());  // the kernel has read the slot: the slot is free again, no event needed
     parallel_copy_rows(c.data, size_t(c.ld) * sizeof(float), image + images.offset_c,
-                       size_t(images.ldc) * sizeof(float), size_t(N) * sizeof(float), size_t(M));
+                       size_t(images.ldc) * sizeof(float), size_t(p.N) * sizeof(float), size_t(p.M));
     return MM_OK;
 }
 
 // Any other problem: B up first, then the panels (the file's header).
-mm_status panel_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, mm_op op_a, mm_op op_b,
-                        int64_t M, int64_t N, int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b,
-                        float beta, const HostMatrix& c, int64_t rows) {
+mm_status panel_product(HostStaging& staging, DeviceImages& images, const KernelEntry* entry, const mm_gemm_problem& p,
+                        const HostMatrix& a, const HostMatrix& b, const HostMatrix& c, int64_t rows) {
+    const int64_t M = p.M, N = p.N, K = p.K;
     const auto up = [&](const HostBlock& h, DeviceBlock d) { return staging.push_up(h, d); };
     const auto down = [&](const HostBlock& h, DeviceBlock d) { return staging.push_down(d, h); };
     MM_TRY(staging.order(staging.compute(), staging.up()));  // the copies up may use the memory only after its allocation
     if (K > 0) MM_TRY(for_each_block(b, images.b(), images.ldb, 0, b.rows, 0, b.cols, up));
-    if (beta == 0.0f)
+    if (p.beta == 0.0f)
         MM_TRY(mm_check_cuda(cudaMemsetAsync(images.c(), kPoisonByte, sizeof(float) * size_t(M * images.ldc),
                                              staging.compute()),
                              "poisoning C"));
     for (int64_t m0 = 0; m0 < M; m0 += rows) {
         const int64_t height = std::min(rows, M - m0);
-        if (K > 0 && op_a == MM_OP_N) MM_TRY(for_each_block(a, images.a(), images.lda, m0, height, 0, K, up));
-        if (K > 0 && op_a == MM_OP_T) MM_TRY(for_each_block(a, images.a(), images.lda, 0, K, m0, height, up));
-        if (beta != 0.0f) MM_TRY(for_each_block(c, images.c(), images.ldc, m0, height, 0, N, up));
+        if (K > 0 && p.op_a == MM_OP_N) MM_TRY(for_each_block(a, images.a(), images.lda, m0, height, 0, K, up));
+        if (K > 0 && p.op_a == MM_OP_T) MM_TRY(for_each_block(a, images.a(), images.lda, 0, K, m0, height, up));
+        if (p.beta != 0.0f) MM_TRY(for_each_block(c, images.c(), images.ldc, m0, height, 0, N, up));
         MM_TRY(staging.order(staging.up(), staging.compute()));
-        const float* panel_a = images.a() + (op_a == MM_OP_N ? m0 * images.lda : m0);
-        MM_TRY(enqueue_checked(entry, op_a, op_b, height, N, K, alpha, panel_a, images.lda, images.b(), images.ldb,
-                               beta, images.c() + m0 * images.ldc, images.ldc, staging.compute()));
+        mm_gemm_problem panel = on_device(p, images.a() + (p.op_a == MM_OP_N ? m0 * images.lda : m0), images.lda,
+                                          images.b(), images.ldb, images.c() + m0 * images.ldc, images.ldc);
+        panel.M = height;
+        MM_TRY(enqueue_checked(entry, panel, staging.compute()));
         MM_TRY(staging.order(staging.compute(), staging.down()));
         MM_TRY(for_each_block(c, images.c(), images.ldc, m0, height, 0, N, down));
         MM_TRY(staging.drain_finished());
@@ -188,40 +197,38 @@ mm_status panel_product(HostStaging& staging, DeviceImages& images, const Kernel
     return staging.drain_all();
 }
 
-mm_status stream_product(HostStaging& staging, const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N,
-                         int64_t K, float alpha, const HostMatrix& a, const HostMatrix& b, float beta,
-                         const HostMatrix& c) {
-    const int64_t rows = K == 0 ? M : panel_rows(M, N, K);
-    staging.begin(rows == M);
+mm_status stream_product(HostStaging& staging, const KernelEntry* entry, const mm_gemm_problem& p, const HostMatrix& a,
+                         const HostMatrix& b, const HostMatrix& c) {
+    const int64_t rows = p.K == 0 ? p.M : panel_rows(p.M, p.N, p.K);
+    staging.begin(rows == p.M);
     DeviceImages images(staging.compute(), a, b, c);
-    const bool one_image = rows == M && K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned &&
+    const bool one_image = rows == p.M && p.K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned &&
                            !c.pinned;
     if (one_image && images.bytes <= kMappedImageBytes) {
         QuiesceOnExit quiesce{staging};
-        return mapped_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c);
+        return mapped_product(staging, images, entry, p, a, b, c);
     }
     MM_TRY(images.allocate());
     QuiesceOnExit quiesce{staging};  // declared after the images: they are freed only once no copy uses them
     if (one_image)
-        MM_TRY(packed_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c));
+        MM_TRY(packed_product(staging, images, entry, p, a, b, c));
     else
-        MM_TRY(panel_product(staging, images, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c, rows));
+        MM_TRY(panel_product(staging, images, entry, p, a, b, c, rows));
     return staging.synchronize();  // the status of the streams' work; QuiesceOnExit then has nothing to wait for
 }
 
 }  // namespace
 
-mm_status gemm_host(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, float alpha,
-                    const float* A, int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+mm_status gemm_host(const KernelEntry* entry, const mm_gemm_problem& p) {
     // validate_gemm refuses C over A or B: panels of C come back while later panels of A and B still go up.
-    MM_TRY(validate_gemm(entry, op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
-    if (M == 0 || N == 0) return MM_OK;
-    const HostMatrix a = op_a == MM_OP_N ? HostMatrix(A, M, K, lda) : HostMatrix(A, K, M, lda);
-    const HostMatrix b = op_b == MM_OP_N ? HostMatrix(B, K, N, ldb) : HostMatrix(B, N, K, ldb);
-    const HostMatrix c(C, M, N, ldc);
+    MM_TRY(validate_gemm(entry, p));
+    if (p.M == 0 || p.N == 0) return MM_OK;
+    const HostMatrix a = p.op_a == MM_OP_N ? HostMatrix(p.A, p.M, p.K, p.lda) : HostMatrix(p.A, p.K, p.M, p.lda);
+    const HostMatrix b = p.op_b == MM_OP_N ? HostMatrix(p.B, p.K, p.N, p.ldb) : HostMatrix(p.B, p.N, p.K, p.ldb);
+    const HostMatrix c(p.C, p.M, p.N, p.ldc);
     std::unique_ptr<HostStaging> staging;
     MM_TRY(HostStaging::acquire(&staging));
-    const mm_status status = stream_product(*staging, entry, op_a, op_b, M, N, K, alpha, a, b, beta, c);
+    const mm_status status = stream_product(*staging, entry, p, a, b, c);
     HostStaging::release(std::move(staging));
     return status;
 }

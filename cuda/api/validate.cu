@@ -65,33 +65,30 @@ bool overlap(Extent a, Extent b) { return a.first < b.last && b.first < a.last; 
 
 }  // namespace
 
-mm_status check_no_overlap(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                           const float* B, int64_t ldb, const float* C, int64_t ldc) {
-    if (M == 0 || N == 0 || K == 0) return MM_OK;
-    const Extent c = extent(C, M, N, ldc);
-    const Extent a = op_a == MM_OP_N ? extent(A, M, K, lda) : extent(A, K, M, lda);
-    const Extent b = op_b == MM_OP_N ? extent(B, K, N, ldb) : extent(B, N, K, ldb);
+mm_status check_no_overlap(const mm_gemm_problem& p) {
+    if (p.M == 0 || p.N == 0 || p.K == 0) return MM_OK;
+    const Extent c = extent(p.C, p.M, p.N, p.ldc);
+    const Extent a = p.op_a == MM_OP_N ? extent(p.A, p.M, p.K, p.lda) : extent(p.A, p.K, p.M, p.lda);
+    const Extent b = p.op_b == MM_OP_N ? extent(p.B, p.K, p.N, p.ldb) : extent(p.B, p.N, p.K, p.ldb);
     if (overlap(c, a)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps A: the product cannot be written over an input");
     if (overlap(c, b)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps B: the product cannot be written over an input");
     return MM_OK;
 }
 
-mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
-                        const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc) {
+mm_status validate_gemm(const KernelEntry* entry, const mm_gemm_problem& p) {
     if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;
-    MM_TRY(check_op("op_a", op_a));
-    MM_TRY(check_op("op_b", op_b));
-    MM_TRY(check_dimension("M", M));
-    MM_TRY(check_dimension("N", N));
-    MM_TRY(check_dimension("K", K));
+    MM_TRY(check_op("op_a", p.op_a));
+    MM_TRY(check_op("op_b", p.op_b));
+    MM_TRY(check_dimension("M", p.M));
+    MM_TRY(check_dimension("N", p.N));
+    MM_TRY(check_dimension("K", p.K));
     // The stored matrices: A is M x K, or K x M for MM_OP_T; B is K x N, or N x K.
-    MM_TRY(op_a == MM_OP_N ? check_leading("lda", lda, K, M) : check_leading("lda", lda, M, K));
-    MM_TRY(op_b == MM_OP_N ? check_leading("ldb", ldb, N, K) : check_leading("ldb", ldb, K, N));
-    MM_TRY(check_leading("ldc", ldc, N, M));
-    MM_TRY(check_pointer("A", A, M * K));
-    MM_TRY(check_pointer("B", B, K * N));
-    MM_TRY(check_pointer("C", C, M * N));
-    MM_TRY(check_no_overlap(op_a, op_b, M, N, K, A, lda, B, ldb, C, ldc));
+    MM_TRY(p.op_a == MM_OP_N ? check_leading("lda", p.lda, p.K, p.M) : check_leading("lda", p.lda, p.M, p.K));
+    MM_TRY(p.op_b == MM_OP_N ? check_leading("ldb", p.ldb, p.N, p.K) : check_leading("ldb", p.ldb, p.K, p.N));
+    MM_TRY(check_leading("ldc", p.ldc, p.N, p.M));
+    MM_TRY(check_pointer("A", p.A, p.M * p.K));
+    MM_TRY(check_pointer("B", p.B, p.K * p.N));
+    MM_TRY(check_pointer("C", p.C, p.M * p.N));
+    MM_TRY(check_no_overlap(p));
     return ready_to_run(entry);
 }
-

@@ -13,9 +13,7 @@ mm_status ready_to_run(const KernelEntry* entry);
 
 // Checks the op flags, dimensions, leading dimensions (of the stored matrices), pointers and that C overlaps neither
 // A nor B (check_no_overlap), then ready_to_run.
-mm_status validate_gemm(const KernelEntry* entry, mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K,
-                        const float* A, int64_t lda, const float* B, int64_t ldb, const float* C, int64_t ldc);
+mm_status validate_gemm(const KernelEntry* entry, const mm_gemm_problem& p);
 
 // MM_ERR_INVALID_ARGUMENT when the bytes C spans overlap those of A or B (arguments already validated).
-mm_status check_no_overlap(mm_op op_a, mm_op op_b, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                           const float* B, int64_t ldb, const float* C, int64_t ldc);
+mm_status check_no_overlap(const mm_gemm_problem& p);
