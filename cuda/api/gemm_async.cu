@@ -60,15 +60,18 @@ mm_status enqueue_gemm(const KernelEntry* entry, const mm_gemm_problem& p, cudaS
 
 mm_status enqueue_checked(const KernelEntry* entry, const mm_gemm_problem& p, cudaStream_t stream) {
     const gemm::GraphLaunches through_graphs;  // cheaper launches for the host (core/launch.h)
-    if (p.K == 0 || p.alpha == 0.0f) return gemm::launch_scale_add(nullptr, 0, 0.0f, p.beta, p.C, p.ldc, p.M, p.N, stream);
+    if (p.K == 0 || p.alpha == 0.0f)
+        return gemm::launch_scale_add(nullptr, 0, 0.0f, p.beta, p.C, p.ldc, p.M, p.N, stream);
 
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     DeviceBuffer product(stream, DeviceBuffer::Pool::kWorkspace);
     const float *a = nullptr, *b = nullptr;
     int64_t la = 0, lb = 0;
     mm_op oa = MM_OP_N, ob = MM_OP_N;
-    MM_TRY(operand(entry->all_ops, p.op_a, p.A, p.lda, p.M, p.K, a_rows, "the workspace of op(A)", &a, &la, &oa, stream));
-    MM_TRY(operand(entry->all_ops, p.op_b, p.B, p.ldb, p.K, p.N, b_rows, "the workspace of op(B)", &b, &lb, &ob, stream));
+    MM_TRY(operand(entry->all_ops, p.op_a, p.A, p.lda, p.M, p.K, a_rows, "the workspace of op(A)", &a, &la, &oa,
+                   stream));
+    MM_TRY(operand(entry->all_ops, p.op_b, p.B, p.ldb, p.K, p.N, b_rows, "the workspace of op(B)", &b, &lb, &ob,
+                   stream));
     const bool plain = p.alpha == 1.0f && p.beta == 0.0f;
     float* out = p.C;
     int64_t ldo = p.ldc;

@@ -197,13 +197,13 @@ mm_status panel_product(HostStaging& staging, DeviceImages& images, const Kernel
     return staging.drain_all();
 }
 
-mm_status stream_product(HostStaging& staging, const KernelEntry* entry, const mm_gemm_problem& p, const HostMatrix& a,
-                         const HostMatrix& b, const HostMatrix& c) {
+mm_status stream_product(HostStaging& staging, const KernelEntry* entry, const mm_gemm_problem& p,
+                         const HostMatrix& a, const HostMatrix& b, const HostMatrix& c) {
     const int64_t rows = p.K == 0 ? p.M : panel_rows(p.M, p.N, p.K);
     staging.begin(rows == p.M);
     DeviceImages images(staging.compute(), a, b, c);
-    const bool one_image = rows == p.M && p.K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned && !b.pinned &&
-                           !c.pinned;
+    const bool one_image = rows == p.M && p.K > 0 && images.bytes <= HostStaging::kSlotBytes && !a.pinned &&
+                           !b.pinned && !c.pinned;
     if (one_image && images.bytes <= kMappedImageBytes) {
         QuiesceOnExit quiesce{staging};
         return mapped_product(staging, images, entry, p, a, b, c);

@@ -122,9 +122,10 @@ using BulkTile = BulkShape<XRows::kAlongL, 4, 6>;  // the tile, which every row 
 // columns and either one K slice per column covers kBulkOneSlicePct% of them, or X lies along L and Y has more
 // rows than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as
 // fast or faster and add their K slices in a cluster rather than through split-K's second kernel. It takes up to
-// kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled configurations win. Where one slice per column covers kBulkOneSlicePct% of
-// the SMs, slices would cost more than the idle SMs; below that, K is cut into slices for as many blocks as the
-// SMs hold at once, none shorter than kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md).
+// kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled configurations win. Where one
+// slice per column covers kBulkOneSlicePct% of the SMs, slices would cost more than the idle SMs; below that, K is
+// cut into slices for as many blocks as the SMs hold at once, none shorter than kBulkMinSliceTiles tiles
+// (docs/experiments/2026-12-02-bulk-skinny.md).
 constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16, kBulkMaxRows = 24;
 
 // Whether the register and staged mainloops take p's small side.

@@ -11,8 +11,8 @@ inline constexpr int kMaxSmallSide = 32;
 inline constexpr int kMaxSmallSideAlongK = 16;
 
 // Whether the kernel takes g: a small side of at most kMaxSmallSide, or kMaxSmallSideAlongK, by how the large
-// operand is stored (kMaxSmallSide either way where the bulk mainloop runs: sm_90 and the large operand's rows
-// 16-byte aligned), and K short enough for the kernels' int k loops (2^31 less a few thousand).
+// operand is stored (along K up to the bulk mainloop's 24 where it runs: sm_90 and the large operand's rows 16-byte
+// aligned), and K short enough for the kernels' int k loops (2^31 less a few thousand).
 bool takes(const GemmArgs& g);
 
 // Whether the kernel takes g and streams it with its bulk mainloop (a large side wide enough for it on sms SMs).
