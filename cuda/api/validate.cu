@@ -63,8 +63,7 @@ Extent extent(const float* p, int64_t rows, int64_t cols, int64_t ld) {
 
 bool overlap(Extent a, Extent b) { return a.first < b.last && b.first < a.last; }
 
-}  // namespace
-
+// MM_ERR_INVALID_ARGUMENT when the bytes C spans overlap those of A or B (arguments already validated).
 mm_status check_no_overlap(const mm_gemm_problem& p) {
     if (p.M == 0 || p.N == 0 || p.K == 0) return MM_OK;
     const Extent c = extent(p.C, p.M, p.N, p.ldc);
@@ -74,6 +73,8 @@ mm_status check_no_overlap(const mm_gemm_problem& p) {
     if (overlap(c, b)) return mm_fail(MM_ERR_INVALID_ARGUMENT, "C overlaps B: the product cannot be written over an input");
     return MM_OK;
 }
+
+}  // namespace
 
 mm_status validate_gemm(const KernelEntry* entry, const mm_gemm_problem& p) {
     if (entry == nullptr) return MM_ERR_UNKNOWN_KERNEL;

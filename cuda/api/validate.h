@@ -12,8 +12,6 @@ mm_status check_dimension(const char* name, int64_t value);
 mm_status ready_to_run(const KernelEntry* entry);
 
 // Checks the op flags, dimensions, leading dimensions (of the stored matrices), pointers and that C overlaps neither
-// A nor B (check_no_overlap), then ready_to_run.
+// A nor B, then ready_to_run.
 mm_status validate_gemm(const KernelEntry* entry, const mm_gemm_problem& p);
 
-// MM_ERR_INVALID_ARGUMENT when the bytes C spans overlap those of A or B (arguments already validated).
-mm_status check_no_overlap(const mm_gemm_problem& p);

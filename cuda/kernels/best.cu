@@ -8,7 +8,7 @@
 //   fills and how fast the tile streams: best takes the one whose tiles, padded to cover C, take the least time at
 //   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C);
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
-//   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 32
+//   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 24
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
 // - a very short K (up to kShortkMaxK, where the shortk kernel wins the tuner's sweep): writing C is the cost, and
 //   the shortk kernel streams C out while it computes;

@@ -13,8 +13,8 @@
 // stored. Where the large side is wide (bulk_wide), or Y has more rows than the mainloops below take, and the GPU
 // has bulk tensor copies, the bulk mainloop streams X through shared memory, whichever way it is stored, up to 24
 // rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut into slices through split-K where one slice per column
-// would leave SMs idle. Elsewhere one of three mainloops
-// that need no copy engine, chosen by how X is stored and how many rows Y has:
+// would leave SMs idle. Elsewhere one of three mainloops that need no copy engine, chosen by how X is stored and how
+// many rows Y has:
 // - X with its rows along L (B as stored for op_b = N; A for op_a = T): a lane holds S x 4 sums for 4 consecutive
 //   l, and takes 4 consecutive k per step: 4 float4 of X (one per row k) and Y(s, k .. k + 3) for every s. A warp's
 //   lanes are `lane_quads` l-quads (fastest) by the rest along K, so that a warp reads whole lines of X's rows and
@@ -112,11 +112,14 @@ constexpr int kMaxClusterSlices = 8;
 // Shortest K slice worth a block of its own, within a cluster and through split-K's workspace.
 constexpr int kMinClusterSliceK = 512, kMinSplitSliceK = 1024;
 
-// The bulk mainloop's kernel: its ring of 6 stages, one block per SM promised (two fit where its sums leave the
-// registers for them).
+// The bulk mainloop's shape: a ring of kBulkStages slots, one block per SM promised (two fit where its sums leave the
+// registers for them); and its kernel.
+constexpr int kBulkStages = 6;
+template <XRows kX, int kRows>
+using BulkShapeOf = BulkShape<kX, kRows, kBulkStages>;
 template <XRows kX, int kRows, YRows kY>
-constexpr auto kBulkKernel = &skinny_bulk<BulkShape<kX, kRows, 6>, kY>;
-using BulkTile = BulkShape<XRows::kAlongL, 4, 6>;  // the tile, which every row count shares
+constexpr auto kBulkKernel = &skinny_bulk<BulkShapeOf<kX, kRows>, kY>;
+using BulkTile = BulkShapeOf<XRows::kAlongL, 4>;  // the tile, which every row count shares
 
 // The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
 // columns and either one K slice per column covers kBulkOneSlicePct% of them, or X lies along L and Y has more
@@ -153,7 +156,7 @@ decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
             constexpr int kRows = decltype(rows)::value;
             using Kernel = decltype(kBulkKernel<kX, kRows, decltype(y)::value>);
             return f(std::integral_constant<Kernel, kBulkKernel<kX, kRows, decltype(y)::value>>{},
-                     std::integral_constant<int, BulkShape<kX, kRows, 6>::kSmemBytes>{});
+                     std::integral_constant<int, BulkShapeOf<kX, kRows>::kSmemBytes>{});
         };
         if (p.rows <= 4) return take(std::integral_constant<int, 4>{});
         if (p.rows <= 8) return take(std::integral_constant<int, 8>{});
@@ -194,6 +197,11 @@ bool bulk_wide(const Plan& p, int sms) {
             (p.x == XRows::kAlongL && p.S > kMaxRowsInTwoSteps));
 }
 
+// Whether the bulk mainloop, rather than a register or staged one, runs g as laid out in p.
+bool runs_bulk(const GemmArgs& g, const Plan& p, int sms) {
+    return bulk_runs(g, p) && (!registers_take(p) || bulk_wide(p, sms));
+}
+
 // K slices of the bulk mainloop.
 int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
     const int64_t columns = bulk_columns(p);
@@ -223,7 +231,7 @@ int64_t column_blocks(const Plan& p, int lane_quads) {
 // docs/experiments/2026-12-02-streaming.md). The staged mainloop's wave is one block per SM
 // (docs/experiments/2026-12-02-staged-skinny.md).
 Plan planned(Plan p, const GemmArgs& g, int sms) {
-    p.bulk = bulk_runs(g, p) && (!registers_take(p) || bulk_wide(p, sms));
+    p.bulk = runs_bulk(g, p, sms);
     if (p.bulk) {
         p.staged = false;
         p.s_groups = 1;
@@ -390,7 +398,7 @@ bool takes(const GemmArgs& g) {
     return (registers_take(p) || bulk_runs(g, p)) && g.K <= kMaxK;
 }
 
-bool streams_in_bulk(const GemmArgs& g, int sms) { return takes(g) && plan(g, sms).bulk; }
+bool streams_in_bulk(const GemmArgs& g, int sms) { return g.K <= kMaxK && runs_bulk(g, layout(g), sms); }
 
 constinit const gemm::ConfigDesc kPlanned{.name = "skinny",
                                           .block = {kMaxSmallSide, 128, 4},
