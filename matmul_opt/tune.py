@@ -18,9 +18,13 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
   where it stops winning, and each configuration's TFLOPS at the largest square, which every tile divides; best
   takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
-- short K: squares at K = 32, no split-K: a row per range of output elements per SM (kShortKRows);
-- squares: growing squares at K = min(size, 4096), no split-K: likewise (kRows). Each bound lies halfway
+- short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
+- squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
+  (kRows). Each bound lies halfway
   (geometrically) between the per-SM sizes where the winner changes.
+The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
+fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
+sweep's C of 1 to 4 rows or columns, each the lowest the sweep measured.
 Rows name configurations by their names, so adding a configuration changes no other row. --write works in a
 checkout of the repository only (an installed package has no sources to rewrite).
 """
@@ -51,6 +55,8 @@ SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs
 LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
 LONG_K = 131072
 LONG_K_MIN = 16384  # the long-K table applies from this K (the shape grid's long-K class)
+CUT_MIN_SQUARE = 1024  # the ragged-edge rule's tile rate: squares from here up, whose tiles fill the SMs
+CUT_EDGE_SIDE = 4  # its edge rate: the skinny sweep's C of up to this many rows or columns (an edge holds a few)
 AGAINST = 4096  # the large side and K of the skinny and panel sweeps
 AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
 
@@ -68,7 +74,7 @@ def config_names() -> list[str]:
 
 def sweeps() -> list[tuple[str, int, int, int, int]]:
     """(sweep, M, N, K, forced splits) of every shape the tuner times."""
-    shapes = [("squares", n, n, min(n, 4096), 1) for n in SIZES]
+    shapes = [("squares", n, n, min(n, 4096), AUTO_SPLITS) for n in SIZES]
     shapes += [("short_k", n, n, SHORT_K, 1) for n in SHORT_K_SIZES]
     shapes += [("shortk", n, n, k, 1) for n in SHORTK_SIZES for k in SHORTK_KS]
     for side in SKINNY_SIDES:
@@ -158,6 +164,17 @@ def long_k_rule(measurements: list[dict], sms: int) -> dict:
             "largest": largest["M"], "skinny_sides": [row["M"] for row in rows[:won]]}
 
 
+def cut_rates(squares: list[dict], skinny: list[dict], sms: int) -> dict:
+    """The ragged-edge rule's rates: the lowest FMAs per SM per microsecond of the fastest configuration on the
+    squares from CUT_MIN_SQUARE up, and the lowest bytes per microsecond the skinny kernel streams on C of at most
+    CUT_EDGE_SIDE rows or columns (operands and C once)."""
+    fmas = [row["M"] * row["N"] * row["K"] / sms / (row["ms"][fastest(row)] * 1e3)
+            for row in squares if row["M"] >= CUT_MIN_SQUARE]
+    streams = [4 * (row["M"] * row["K"] + row["K"] * row["N"] + row["M"] * row["N"]) / (row["ms"][SKINNY_NAME] * 1e3)
+               for row in skinny if min(row["M"], row["N"]) <= CUT_EDGE_SIDE and SKINNY_NAME in row["ms"]]
+    return {"tile_fmas_per_sm_per_us": round(min(fmas), -2), "edge_bytes_per_us": round(min(streams), -4)}
+
+
 def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
     """[(max_small_side, fastest with few rows, fastest with few columns)] per measured side, equal neighbours
     merged into the larger bound."""
@@ -183,7 +200,7 @@ def tables(measurements: list[dict], sms: int) -> dict:
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk")),
             "panels": panel_rows(of("panels")),
-            "long_k": long_k_rule(of("long_k"), sms),
+            "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
 
 
@@ -240,6 +257,12 @@ inline constexpr int64_t kLongKSkinnyMaxMnPerSm = {t["long_k"]["skinny_max_mn_pe
 
 inline constexpr Rate kLongKRates[] = {{
 {rates}}};
+
+// The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
+// squares from {CUT_MIN_SQUARE}^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
+// {CUT_EDGE_SIDE} rows or columns against {AGAINST} x {AGAINST}.
+inline constexpr double kCutTileFmasPerSmPerUs = {t["cut"]["tile_fmas_per_sm_per_us"]:.0f};
+inline constexpr double kCutEdgeBytesPerUs = {t["cut"]["edge_bytes_per_us"]:.0f};
 
 // K up to this: the short-K table (squares at K = {SHORT_K}).
 inline constexpr int kShortKMax = {SHORT_K_MAX};

@@ -216,7 +216,7 @@ def test_main_job_verifies_and_times_every_kernel():
 
 def test_every_tile_configuration_of_best_is_correct(rng):
     """best's table reaches each configuration only on some shapes: force every one, split and unsplit
-    (a split tma configuration runs on its pipelined twin), over ragged and long-K shapes."""
+    (the tiled configurations split K themselves), over ragged and long-K shapes."""
     lib = _library.library()
     best = next(info for info in KERNELS if info.name == "best")
     shapes = [(1, 1, 1), (127, 129, 131), (300, 260, 1000), (1025, 1023, 77), (8, 12, 20000)]

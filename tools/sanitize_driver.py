@@ -5,7 +5,8 @@
 (`invoke sanitize` runs it under memcheck, racecheck, initcheck and synccheck.) Shapes stay small (at most ~300)
 because racecheck and initcheck slow kernels down by orders of magnitude; they are chosen to be ragged against
 every tile size in the library (1, odd, one under and one over multiples of 32/64/128, K not a multiple of 8), so
-every boundary path runs. Each result is checked against a float64 reference with matmul_opt.tolerance. It also
+every boundary path runs; with `best`, every configuration of best's catalogue runs too, forced, unsplit and split.
+Each result is checked against a float64 reference with matmul_opt.tolerance. It also
 runs the benchmark helper once per kernel on a tiny shape, so the timing path is sanitized too. Exit status 1 on
 any wrong result or error, 0 otherwise.
 """
@@ -82,9 +83,37 @@ def main(argv=None) -> int:
         except matmul_opt.MatmulError as exc:
             print(f"{info.name:<14} benchmark helper: ERROR {exc}", flush=True)
             failures += 1
+    if any(info.name == "best" for info in infos) and matmul_opt.kernel_available("best"):
+        failures += best_configurations(rng)
     failures += streamed_host_path(rng)
     print(f"{failures} failure(s)")
     return 1 if failures else 0
+
+
+def best_configurations(rng) -> int:
+    """Every configuration of `best`, forced through the tuner's hook, unsplit and in 3 K slices, on one ragged
+    shape: what best's tables reach only on some shapes runs under the tool too."""
+    from matmul_opt import _library
+    from matmul_opt.tune import config_names
+
+    M, N, K = 257, 130, 1000
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    expected = A.astype(np.float64) @ B.astype(np.float64)
+    lib = _library.library()
+    failures = 0
+    try:
+        for config, name in enumerate(config_names()):
+            for splits in (1, 3):
+                _library.check(lib.mm_best_force(config, splits))
+                error = relative_error(matmul_opt.run("best", A, B), expected, error_scale(A, B))
+                ok = error <= matmul_opt.tolerance("fp32", K)
+                failures += not ok
+                print(f"best forced to {name}, {splits} slice(s), {M}x{N}x{K}: rel. error {error:.2e} "
+                      f"{'ok' if ok else 'WRONG'}", flush=True)
+    finally:
+        _library.check(lib.mm_best_force(-1, 1))
+    return failures
 
 
 def streamed_host_path(rng) -> int:

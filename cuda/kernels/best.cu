@@ -22,7 +22,8 @@
 //   Normalising by the SM count keeps the tables meaningful on GPUs other than the one they were tuned on. A second
 //   rule steps down to smaller tiles while the chosen ones leave too ragged a last wave (tiles just past a multiple
 //   of the SM count).
-// When the chosen cp.async configuration leaves SMs idle and K is long, K is split (core/schedule/split_k.h).
+// When the chosen tiled configuration (pipelined or tma) leaves SMs idle and K is long, K is split
+// (core/schedule/split_k.h).
 // Ragged edge: where the last row (column) of the chosen tiles holds only a few rows (columns) of C, so few that
 // the skinny kernel takes them, best may cut them off: the bulk that whole tiles cover runs as its own product
 // (chosen anew) and each edge as a skinny one, which reads the operand it spans once. A model of the busiest SM's
@@ -282,10 +283,9 @@ mm_status launch_choice(const GemmArgs& g, const Choice& c, int sms, cudaStream_
 }
 
 // The ragged-edge rule's model (docs/experiments/2026-12-02-grid-gaps.md): the FMAs a tiled configuration runs per
-// microsecond on one SM, the bytes per microsecond the skinny kernel streams, what a launch of it adds, and the factor
-// by which the time a cut saves must exceed what its edges cost.
-constexpr double kTileFmasPerSmPerUs = 150e3;
-constexpr double kEdgeBytesPerUs = 3e6;
+// microsecond on one SM and the bytes per microsecond the skinny kernel streams (both measured by the tuner:
+// best_table.h's kCut*), what a launch of the skinny kernel adds, and the factor by which the time a cut saves must
+// exceed what its edges cost.
 constexpr double kEdgeLaunchUs = 3;
 constexpr double kCutMargin = 1.5;
 
@@ -312,7 +312,7 @@ double busiest_sm_fmas(const GemmArgs& g, const Choice& c, int sms) {
 // Microseconds of an edge product on the skinny kernel: a launch, and one read of its operands and C.
 double edge_us(const GemmArgs& e) {
     return kEdgeLaunchUs + double(sizeof(float)) * (double(e.M) * e.K + double(e.K) * e.N + double(e.M) * e.N) /
-                               kEdgeBytesPerUs;
+                               best_table::kCutEdgeBytesPerUs;
 }
 
 // Whether the ragged-edge rule's model of padded tile FMAs describes `config`: not the skinny and shortk kernels,
@@ -359,7 +359,8 @@ bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
         edges_us += edge_us(*e);
     }
     const double saved_us =
-        (busiest_sm_fmas(g, c, sms) - busiest_sm_fmas(cut->bulk, cut->bulk_choice, sms)) / kTileFmasPerSmPerUs;
+        (busiest_sm_fmas(g, c, sms) - busiest_sm_fmas(cut->bulk, cut->bulk_choice, sms)) /
+                            best_table::kCutTileFmasPerSmPerUs;
     return saved_us > kCutMargin * edges_us;
 }
 

@@ -64,6 +64,12 @@ inline constexpr Rate kLongKRates[] = {
     {"pipelined 64x128x16", 43.7},
 };
 
+// The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
+// squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
+// 4 rows or columns against 4096 x 4096.
+inline constexpr double kCutTileFmasPerSmPerUs = 141800;
+inline constexpr double kCutEdgeBytesPerUs = 2900000;
+
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
 

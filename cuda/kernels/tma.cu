@@ -14,7 +14,8 @@
 //
 // Composition: mainloop core/mainloop/ffma_bulk_tensor.cuh (copy/bulk_tensor_tile.cuh on
 // pipeline/mbarrier_ring.cuh, copy/swizzled_transpose.cuh, mma/ffma_warp_tile.cuh); schedule: data-parallel, one
-// block per tile rasterised in bands (schedule/raster.cuh); epilogue: direct, or staged through shared memory
+// block per tile rasterised in bands (schedule/raster.cuh) and K slice where a dispatcher splits K (split-K,
+// schedule/split_k.h, as pipelined does); epilogue: direct, or staged through shared memory
 // (epilogue/staged_store.cuh) in the union with the ring.
 //
 // Changes vs pipelined: bulk tensor copies + mbarriers instead of per-thread cp.async + wait_group; BK 32 (16
@@ -43,6 +44,7 @@
 #include "core/launch.h"
 #include "core/mainloop/ffma_bulk_tensor.cuh"
 #include "core/schedule/raster.cuh"
+#include "core/schedule/split_k.h"
 
 using gemm::Epilogue;
 using gemm::FfmaTile;
@@ -73,11 +75,12 @@ struct TmaKernel {
     static_assert(sizeof(typename Store::Storage) <= Mainloop::kReusableBytes, "the staged tile must fit the rings");
 };
 
-// One block per output tile, its whole K range.
+// One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z): the slice's K tiles, stored to
+// the slice's output (C itself when K is not split).
 template <class Tile, Epilogue kEpilogue, class OpA, class OpB>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
-    tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* const c,
-               const int64_t ldc, const int M, const int N, const int K) {
+    tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+               const gemm::SliceOutput out, const int ktiles_per_split, const int M, const int N, const int K) {
     constexpr FfmaTile kTile = Tile::value;
     using Kernel = TmaKernel<kTile, kEpilogue, OpA, OpB>;
     using Store = typename Kernel::Store;
@@ -86,26 +89,35 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
     int bm, bn;
     gemm::tile_coords(blockIdx.x, tiles_of(M, BM), tiles_of(N, BN), gemm::kRasterBandRows, bm, bn);
     const int m0 = bm * BM, n0 = bn * BN;
+    const int k_tiles = (K - 1) / kTile.block.k + 1;
+    const int kt_begin = int(blockIdx.z) * ktiles_per_split;
+    const int kt_end = min(kt_begin + ktiles_per_split, k_tiles);
     typename Kernel::Mainloop loop(smem_raw, &a_map, &b_map, threadIdx.x);
     typename Kernel::Mainloop::Acc acc;
-    loop.accumulate(m0, n0, 0, (K - 1) / kTile.block.k + 1, acc);
+    loop.accumulate(m0, n0, kt_begin, kt_end, acc);
+    float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
     Store::template store<typename Kernel::Mainloop::Warp>(acc, *reinterpret_cast<typename Store::Storage*>(loop.reusable()),
-                                                           loop.row0(), loop.col0(), c + int64_t(m0) * ldc + n0, ldc,
-                                                           M - m0, N - n0);
+                                                           loop.row0(), loop.col0(), c_tile, out.ld, M - m0, N - n0);
 }
 
-// Runs the instantiation of g's op combination.
+// Runs the instantiation of g's op combination over `splits` K slices of ktiles_per_split K tiles each.
 template <FfmaTile kTile, Epilogue kEpilogue>
-mm_status launch(const GemmArgs& g, int, cudaStream_t stream) {
+mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
+                        cudaStream_t stream) {
     return with_ops(g, [&](auto op_a, auto op_b) {
         using Kernel = TmaKernel<kTile, kEpilogue, decltype(op_a), decltype(op_b)>;
         constexpr auto kernel = &tma_kernel<gemm::FfmaTileType<kTile>, kEpilogue, decltype(op_a), decltype(op_b)>;
         CUtensorMap a_map, b_map;
         MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(Kernel::Mainloop::kSmemBytes, g, kTile.block, &a_map, &b_map));
-        const unsigned grid = tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n);
+        const dim3 grid(tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n), 1, unsigned(splits));
         return gemm::launch(kernel, grid, kTile.threads(), Kernel::Mainloop::kSmemBytes, stream, "tma", a_map, b_map,
-                            g.C, g.ldc, g.M, g.N, g.K);
+                            out, ktiles_per_split, g.M, g.N, g.K);
     });
+}
+
+template <FfmaTile kTile, Epilogue kEpilogue>
+mm_status launch(const GemmArgs& g, int splits, cudaStream_t stream) {
+    return gemm::run_split_k(g, splits, kTile.block.k, &launch_slices<kTile, kEpilogue>, stream);
 }
 
 // The configuration's kernel for row-major operands: every op combination's instantiation has machine code for
@@ -121,7 +133,7 @@ mm_status require() {
 
 template <FfmaTile kTile, Epilogue kEpilogue>
 constexpr gemm::ConfigDesc describe(const char* name, const gemm::ConfigDesc& fallback) {
-    return gemm::describe<kTile>(name, false, &gemm::bulk_copy_can_run<kRowMajorKernel<kTile, kEpilogue>>,
+    return gemm::describe<kTile>(name, true, &gemm::bulk_copy_slices_can_run<kRowMajorKernel<kTile, kEpilogue>>,
                                  &launch<kTile, kEpilogue>, &fallback);
 }
 

@@ -45,10 +45,16 @@ mm_status encode_row_major_map(const float* base, int64_t rows, int64_t cols, in
 // `quiet` leaves the thread's last error untouched (for launchers that only need yes or no).
 mm_status require_bulk_copy(int machine_code, const char* kernel, bool quiet = false);
 
+// A ConfigDesc::can_run for kernel kKernel, built on bulk tensor copies and running any number of K slices.
+template <auto kKernel>
+bool bulk_copy_slices_can_run(const GemmArgs& g, int) {
+    return bulk_copy_takes(g) && require_bulk_copy(machine_code_of<kKernel>(), "", true) == MM_OK;
+}
+
 // A ConfigDesc::can_run for kernel kKernel, built on bulk tensor copies and with no K slices of its own.
 template <auto kKernel>
 bool bulk_copy_can_run(const GemmArgs& g, int splits) {
-    return splits == 1 && bulk_copy_takes(g) && require_bulk_copy(machine_code_of<kKernel>(), "", true) == MM_OK;
+    return splits == 1 && bulk_copy_slices_can_run<kKernel>(g, splits);
 }
 
 // The host steps before launching kernel kKernel, built on bulk tensor copies of `block` tiles: lets it use
