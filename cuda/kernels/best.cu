@@ -73,7 +73,8 @@ const ConfigDesc* const kCatalogue[] = {
 constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 
 // Where best goes when a configuration would waste more than 100 - kMinWaveEfficiencyPct percent of its last
-// wave (efficiency = tiles / (ceil(tiles / SMs) * SMs): a shape whose tiles run just past a whole number of waves):
+// wave (efficiency = blocks / (ceil(blocks / SMs) * SMs), blocks = tiles x the split-K rule's K slices: a shape
+// whose blocks run just past a whole number of waves, or too few of them where K is too short to split):
 // a smaller tile, whose more numerous tiles fill the waves more evenly. The bulk-copy tiles go to streamk 128x128x16,
 // which shares the last wave out by K: from 128x256 directly, since there the smaller bulk-copy tiles are slower
 // than stream-K (docs/experiments/2026-12-02-staged-skinny.md), and from 128x64. The streamk configurations, and
@@ -257,10 +258,10 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
                                             : by_mn_per_sm(best_table::kRows, t->rows, mn_per_sm),
                                         g);
     for (;;) {
-        const int64_t tiles = gemm::output_tiles(g, config->block);
-        const int64_t slots = ((tiles - 1) / sms + 1) * sms;
+        const int64_t blocks = gemm::output_tiles(g, config->block) * splits_for(*config, g, sms);
+        const int64_t slots = ((blocks - 1) / sms + 1) * sms;
         const ConfigDesc* smaller = step_down(config);
-        if (smaller == nullptr || tiles * 100 >= slots * kMinWaveEfficiencyPct) break;
+        if (smaller == nullptr || blocks * 100 >= slots * kMinWaveEfficiencyPct) break;
         config = runnable(smaller, g);
     }
     *choice = {config, splits_for(*config, g, sms)};
