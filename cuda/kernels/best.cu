@@ -77,14 +77,18 @@ constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 // whose blocks run just past a whole number of waves, or too few of them where K is too short to split):
 // a smaller tile, whose more numerous tiles fill the waves more evenly. The bulk-copy tiles go to streamk 128x128x16,
 // which shares the last wave out by K: from 128x256 directly, since there the smaller bulk-copy tiles are slower
-// than stream-K (docs/experiments/2026-12-02-staged-skinny.md), and from 128x64. The streamk configurations, and
-// the smallest tiles, have no step-down.
+// than stream-K (docs/experiments/2026-12-02-staged-skinny.md), and from 128x64. So does the cp.async 128x256 tile
+// where K is past the short-K table; at a short K, whose cost is writing C, stream-K's pieces of K are too short to
+// pay, and it goes to 128x64 (where the copy engine cannot run, streamk's fallback steps on down from 128x128). The
+// streamk configurations, and the smallest tiles, have no step-down.
 struct StepDown {
     const ConfigDesc* from;
     const ConfigDesc* to;
+    const ConfigDesc* to_past_short_k = nullptr;  // where K is past the short-K table, if not `to`
 };
 constexpr StepDown kStepDowns[] = {
-    {&pipelined::k128x256x16, &pipelined::k128x64x16}, {&pipelined::k128x128x16, &pipelined::k128x64x16},
+    {&pipelined::k128x256x16, &pipelined::k128x64x16, &streamk::k128x128x16},
+    {&pipelined::k128x128x16, &pipelined::k128x64x16},
     {&pipelined::k128x64x16, &pipelined::k64x64x16},   {&tma::k128x256x32, &streamk::k128x128x16},
     {&tma::k128x256x32k16, &streamk::k128x128x16},     {&tma::k128x128x16, &tma::k128x64x32},
     {&tma::k128x64x32, &streamk::k128x128x16},
@@ -94,18 +98,19 @@ constexpr int kMinWaveEfficiencyPct = 85;
 // Split-K is considered from this K on (with core/schedule/split_k.h's policy), for configurations that split.
 constexpr int kSplitMinK = 512;
 
-constexpr const ConfigDesc* step_down(const ConfigDesc* config) {
+constexpr const ConfigDesc* step_down(const ConfigDesc* config, bool past_short_k) {
     for (const StepDown& s : kStepDowns)
-        if (s.from == config) return s.to;
+        if (s.from == config) return past_short_k && s.to_past_short_k != nullptr ? s.to_past_short_k : s.to;
     return nullptr;
 }
 
 constexpr bool step_downs_end() {
-    for (const StepDown& s : kStepDowns) {
-        const ConfigDesc* at = s.from;
-        for (int steps = 0; at != nullptr; ++steps, at = step_down(at))
-            if (steps > int(sizeof(kStepDowns) / sizeof(kStepDowns[0]))) return false;
-    }
+    for (const bool past_short_k : {false, true})
+        for (const StepDown& s : kStepDowns) {
+            const ConfigDesc* at = s.from;
+            for (int steps = 0; at != nullptr; ++steps, at = step_down(at, past_short_k))
+                if (steps > int(sizeof(kStepDowns) / sizeof(kStepDowns[0]))) return false;
+        }
     return true;
 }
 
@@ -260,7 +265,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     for (;;) {
         const int64_t blocks = gemm::output_tiles(g, config->block) * splits_for(*config, g, sms);
         const int64_t slots = ((blocks - 1) / sms + 1) * sms;
-        const ConfigDesc* smaller = step_down(config);
+        const ConfigDesc* smaller = step_down(config, g.K > best_table::kShortKMax);
         if (smaller == nullptr || blocks * 100 >= slots * kMinWaveEfficiencyPct) break;
         config = runnable(smaller, g);
     }
