@@ -13,10 +13,8 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
 - shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it wins
   every shape (kShortkMaxK);
-- panels: C of S rows (and of S columns), S from 24 to 256, against a large side of 4096 and 6144 at K = 4096
-  and 1200 (where the split-K rule's slices are capped by K), with the split-K rule's slices: for each S and
-  orientation the tile whose time is least over the four, in geometric mean against the fastest at each; a row per
-  S up to where it changes (kPanelRows);
+- panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
+  the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
   where it stops winning, and each configuration's TFLOPS at the largest square, which every tile divides; best
   takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
@@ -53,8 +51,6 @@ SHORTK_NAME = "shortk"
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
-PANEL_LARGE_SIDES = [4096, 6144]  # the panels' large side
-PANEL_KS = [4096, 1200]  # and K: one deep, one that caps the split-K rule's slices
 SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
 LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
 LONG_K = 131072
@@ -84,9 +80,7 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
     for side in SKINNY_SIDES:
         shapes += [("skinny", side, AGAINST, AGAINST, AUTO_SPLITS), ("skinny", AGAINST, side, AGAINST, AUTO_SPLITS)]
     for side in PANEL_SIDES:
-        for large in PANEL_LARGE_SIDES:
-            for K in PANEL_KS:
-                shapes += [("panels", side, large, K, AUTO_SPLITS), ("panels", large, side, K, AUTO_SPLITS)]
+        shapes += [("panels", side, AGAINST, AGAINST, AUTO_SPLITS), ("panels", AGAINST, side, AGAINST, AUTO_SPLITS)]
     shapes += [("long_k", side, side, LONG_K, AUTO_SPLITS) for side in LONG_K_SIDES]
     return shapes
 
@@ -181,27 +175,16 @@ def cut_rates(squares: list[dict], skinny: list[dict], sms: int) -> dict:
     return {"tile_fmas_per_sm_per_us": round(min(fmas), -2), "edge_bytes_per_us": round(min(streams), -4)}
 
 
-def least_over(measurements: list[dict]) -> str:
-    """The configuration timed at every shape of the measurements whose time, against the fastest at each shape, is
-    least in geometric mean over them."""
-    names = set.intersection(*(set(row["ms"]) for row in measurements))
-
-    def log_ratio(name: str) -> float:
-        return sum(math.log(row["ms"][name] / row["ms"][fastest(row)]) for row in measurements)
-
-    return min(sorted(names), key=log_ratio)
-
-
 def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
-    """[(max_small_side, best with few rows, best with few columns)] per measured side (least_over the shapes of
-    that side and orientation), equal neighbours merged into the larger bound."""
-    by_side: dict[int, dict[str, list[dict]]] = {}
+    """[(max_small_side, fastest with few rows, fastest with few columns)] per measured side, equal neighbours
+    merged into the larger bound."""
+    by_side: dict[int, dict[str, str]] = {}
     for row in measurements:
         few_rows = row["M"] <= row["N"]
-        by_side.setdefault(min(row["M"], row["N"]), {}).setdefault("rows" if few_rows else "columns", []).append(row)
+        by_side.setdefault(min(row["M"], row["N"]), {})["rows" if few_rows else "columns"] = fastest(row)
     rows: list[tuple[int, str, str]] = []
     for side in sorted(by_side):
-        entry = (side, least_over(by_side[side]["rows"]), least_over(by_side[side]["columns"]))
+        entry = (side, by_side[side]["rows"], by_side[side]["columns"])
         if rows and rows[-1][1:] == entry[1:]:
             rows[-1] = entry
         else:
@@ -260,8 +243,7 @@ inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 // K up to this: the shortk kernel (fastest at every K up to it, squares of {" and ".join(map(str, SHORTK_SIZES))}).
 inline constexpr int kShortkMaxK = {t["shortk_max_k"]};
 
-// Panels (large sides of {" and ".join(map(str, PANEL_LARGE_SIDES))}, K = {" and ".join(map(str, PANEL_KS))}, the split-K rule's slices: least time
-// over the four in geometric mean).
+// Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {{
 {panels}}};
 

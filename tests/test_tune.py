@@ -72,15 +72,6 @@ def test_panel_rows_merge_sides_with_the_same_winners():
     assert panel_rows(rows) == [(32, "a", "b"), (64, "c", "b")]
 
 
-def test_a_panel_row_takes_the_least_time_over_its_shapes_not_the_winner_of_one():
-    def row(M, N, K, ms):
-        return {"sweep": "panels", "M": M, "N": N, "K": K, "ms": ms}
-
-    few_columns = [row(4096, 128, 4096, {"a": 1.0, "b": 1.01}), row(6144, 128, 1200, {"a": 1.5, "b": 1.0})]
-    few_rows = [row(128, 4096, 4096, {"a": 1.0, "b": 1.2}), row(128, 6144, 1200, {"a": 1.0, "b": 1.1})]
-    assert panel_rows(few_columns + few_rows) == [(128, "a", "b")]
-
-
 def test_the_cut_rates_are_the_lowest_of_the_winners_and_of_the_skinny_kernel_on_few_rows():
     squares = [square(512, {"a": 0.001}), square(1024, {"a": 2.0, "b": 1.0}), square(2048, {"a": 4.0, "b": 8.0})]
     per_sm_per_us = [1024**3 / 100 / 1e3, 2048**3 / 100 / 4e3]  # the winners from 1024 up; 512 is left out

@@ -29,16 +29,14 @@ inline constexpr int kSkinnyMaxColumns = 24;
 // K up to this: the shortk kernel (fastest at every K up to it, squares of 3072 and 6144).
 inline constexpr int kShortkMaxK = 8;
 
-// Panels (large sides of 4096 and 6144, K = 4096 and 1200, the split-K rule's slices: least time
-// over the four in geometric mean).
+// Panels (against 4096 x 4096, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {
-    {32, "pipelined 32x128x16", "pipelined 128x32x16"},
-    {48, "pipelined 64x128x16", "tma 128x64x32"},
-    {64, "pipelined 32x128x16", "tma 128x64x32"},
-    {96, "pipelined 32x128x16", "pipelined 64x128x16"},
-    {128, "pipelined 64x128x16", "pipelined 64x128x16"},
+    {32, "pipelined 32x128x16", "tma 128x64x32"},
+    {64, "pipelined 64x128x16", "tma 128x64x32"},
+    {96, "pipelined 32x128x16", "tma 128x128x16"},
+    {128, "pipelined 128x256x16", "tma 128x128x16"},
     {192, "pipelined 64x128x16", "pipelined 128x64x16"},
-    {256, "streamk 128x128x16", "streamk 128x128x16"},
+    {256, "tma 128x256x32 k16", "tma 128x256x32 k16"},
 };
 
 // A long K over a small C: K from kLongKMin and at most kLongKMaxMnPerSm output elements per SM (squares up to
@@ -50,37 +48,36 @@ inline constexpr int64_t kLongKMaxMnPerSm = 1986;
 inline constexpr int64_t kLongKSkinnyMaxMnPerSm = 11;
 
 inline constexpr Rate kLongKRates[] = {
-    {"pipelined 128x256x16", 48.68},
-    {"pipelined 128x128x16", 41.12},
-    {"pipelined 128x64x16", 41.06},
-    {"pipelined 64x64x16", 36.13},
-    {"tma 128x256x32", 46.72},
-    {"tma 128x128x16", 47.29},
-    {"tma 128x64x32", 43.72},
-    {"tma 128x256x32 k16", 50.3},
-    {"streamk 128x256x32", 12.21},
-    {"streamk 128x128x16", 13.37},
-    {"streamk 128x256x32 tail3", 9.68},
-    {"pipelined 32x128x16", 37.98},
-    {"pipelined 128x32x16", 28.56},
-    {"pipelined 64x128x16", 43.71},
+    {"pipelined 128x256x16", 48.18},
+    {"pipelined 128x128x16", 39.8},
+    {"pipelined 128x64x16", 40.39},
+    {"pipelined 64x64x16", 35.56},
+    {"tma 128x256x32", 46.18},
+    {"tma 128x128x16", 46.34},
+    {"tma 128x64x32", 43.35},
+    {"tma 128x256x32 k16", 50.26},
+    {"streamk 128x256x32", 12.28},
+    {"streamk 128x128x16", 13.46},
+    {"streamk 128x256x32 tail3", 9.71},
+    {"pipelined 32x128x16", 38.1},
+    {"pipelined 128x32x16", 28.8},
+    {"pipelined 64x128x16", 43.89},
 };
 
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.
-inline constexpr double kCutTileFmasPerSmPerUs = 141400;
-inline constexpr double kCutEdgeBytesPerUs = 2860000;
+inline constexpr double kCutTileFmasPerSmPerUs = 142000;
+inline constexpr double kCutEdgeBytesPerUs = 2750000;
 
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
 
 inline constexpr Row kShortKRows[] = {
-    {15887, "pipelined 32x128x16"},  // fastest at 1024^2, K = 32
+    {15887, "pipelined 128x64x16"},  // fastest at 1024^2, K = 32
     {47662, "pipelined 128x256x16"},  // fastest at 2048^2, K = 32
-    {190650, "pipelined 64x64x16"},  // fastest at 3072^2, 4096^2, K = 32
-    {381300, "pipelined 64x128x16"},  // fastest at 6144^2, K = 32
-    {INT64_MAX, "pipelined 128x64x16"},  // fastest at 8192^2, K = 32
+    {95325, "pipelined 64x64x16"},  // fastest at 3072^2, K = 32
+    {INT64_MAX, "pipelined 64x128x16"},  // fastest at 4096^2, 6144^2, 8192^2, K = 32
 };
 
 inline constexpr Row kRows[] = {
