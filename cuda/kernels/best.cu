@@ -203,23 +203,10 @@ struct Choice {
     int splits;
 };
 
-// The split-K rule: configurations that split take K slices from kSplitMinK on, as split_k.h's policy says. Where
-// K rather than the waves holds the policy's count down (every slice at least min_slice_k deep), a count that
-// puts a second block on some SMs only is slower than one fewer: of the counts up to the policy's, best takes the
-// least that gives the busiest SM the least K to run (its blocks times each block's slice of K).
+// The split-K rule: configurations that split take K slices from kSplitMinK on, as split_k.h's policy says.
 int splits_for(const ConfigDesc& config, const GemmArgs& g, int sms) {
     if (!config.splits_k || g.K < kSplitMinK) return 1;
-    const int64_t tiles = gemm::output_tiles(g, config.block);
-    const int most = gemm::choose_splits(tiles, g.K, sms, config.blocks_per_sm);
-    const gemm::SplitKPolicy& policy = gemm::kSplitKPolicy;
-    if (int64_t(sms) * config.blocks_per_sm * policy.waves / tiles <= g.K / policy.min_slice_k) return most;
-    int splits = 1;
-    int64_t least = 0;
-    for (int s = 1; s <= most; ++s) {
-        const int64_t busiest = ((tiles * s - 1) / sms + 1) * ((int64_t(g.K) - 1) / s + 1);
-        if (s == 1 || busiest < least) splits = s, least = busiest;
-    }
-    return splits;
+    return gemm::choose_splits(gemm::output_tiles(g, config.block), g.K, sms, config.blocks_per_sm);
 }
 
 // The long-K rule's configuration for g, or nullptr where g is not a long K over a small C: the skinny kernel for
