@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
-from matmul_opt.tune import TABLE, cut_rates, long_k_rule, panel_rows, render, shortk_max_k, skinny_max_side, table_rows, tables
+from matmul_opt.tune import (TABLE, cut_rates, long_k_rule, panel_rows, render, shortk_max_k, skinny_max_side,
+                             table_rows, tables)
 
 MEASUREMENTS = Path(__file__).resolve().parent.parent / "results" / "latest" / "tune-h200.json"
 

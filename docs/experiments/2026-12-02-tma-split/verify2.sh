@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Device call 5: the checks of the final table (panels chosen over four shapes each, the cp.async 128x256 tile's
-# step-down to stream-K past a short K), with the library built off the device from the commit: the shape grid's
-# report with products no table was tuned to, the asv run of the commit (kernel times of the grid and Sgemm), the GPU
-# tests of best's choices, and racecheck and synccheck of best (every configuration forced, unsplit and in 3 slices;
-# memcheck of tma and best ran clean in call 2 on the same kernels). Logs replace results/latest/'s.
+# Device call 5: the checks of 79d2ffb's table (panels chosen over four shapes each, reverted after this call; the
+# cp.async 128x256 tile's step-down to stream-K past a short K), with the library built off the device from the
+# commit: the shape grid's report with products no table was tuned to, the asv run of the commit (kernel times of
+# the grid and Sgemm), the GPU tests of best's choices, and racecheck and synccheck of best (every configuration
+# forced, unsplit and in 3 slices; memcheck of tma and best ran clean in call 2 on the same kernels). Logs replace
+# results/latest/'s.
 export OUT=${OUT:-/tmp/out}
 R=results/latest
 source tools/device_env.sh
