@@ -364,8 +364,7 @@ bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
         cut->edges[cut->edge_count++] = *e;
         edges_us += edge_us(*e);
     }
-    const double saved_us =
-        (busiest_sm_fmas(g, c, sms) - busiest_sm_fmas(cut->bulk, cut->bulk_choice, sms)) /
+    const double saved_us = (busiest_sm_fmas(g, c, sms) - busiest_sm_fmas(cut->bulk, cut->bulk_choice, sms)) /
                             best_table::kCutTileFmasPerSmPerUs;
     return saved_us > kCutMargin * edges_us;
 }
