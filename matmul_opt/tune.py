@@ -20,8 +20,7 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
 - short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
-  (kRows). Each bound lies halfway
-  (geometrically) between the per-SM sizes where the winner changes.
+  (kRows). Each bound lies halfway (geometrically) between the per-SM sizes where the winner changes.
 The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
 fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
 sweep's C of 1 to 4 rows or columns, each the lowest the sweep measured.

@@ -6,9 +6,9 @@
 because racecheck and initcheck slow kernels down by orders of magnitude; they are chosen to be ragged against
 every tile size in the library (1, odd, one under and one over multiples of 32/64/128, K not a multiple of 8), so
 every boundary path runs; with `best`, every configuration of best's catalogue runs too, forced, unsplit and split.
-Each result is checked against a float64 reference with matmul_opt.tolerance. It also
-runs the benchmark helper once per kernel on a tiny shape, so the timing path is sanitized too. Exit status 1 on
-any wrong result or error, 0 otherwise.
+Each result is checked against a float64 reference with matmul_opt.tolerance. It also runs the benchmark helper once
+per kernel on a tiny shape, so the timing path is sanitized too. Exit status 1 on any wrong result or error, 0
+otherwise.
 """
 from __future__ import annotations
 
@@ -72,11 +72,7 @@ def main(argv=None) -> int:
                     continue
                 expected = alpha * (A.astype(np.float64) @ B.astype(np.float64)) + beta * C0
                 error = relative_error(C, expected, abs(alpha) * error_scale(A, B) + np.abs(beta * C0))
-                bound = matmul_opt.tolerance(info.arithmetic, K)
-                ok = error <= bound  # NaN compares false: a NaN result fails
-                failures += not ok
-                print(f"{info.name:<14} {M}x{N}x{K}{label}: rel. error {error:.2e} (bound {bound:.1e}) "
-                      f"{'ok' if ok else 'WRONG'}", flush=True)
+                failures += wrong(f"{info.name:<14} {M}x{N}x{K}{label}", error, info.arithmetic, K)
         try:
             result = matmul_opt.benchmark(info.name, 33, 31, 17, warmup=1, repetitions=1)
             print(f"{info.name:<14} benchmark helper 33x31x17: {result.ms:.3f} ms ok", flush=True)
@@ -88,6 +84,15 @@ def main(argv=None) -> int:
     failures += streamed_host_path(rng)
     print(f"{failures} failure(s)")
     return 1 if failures else 0
+
+
+def wrong(label: str, error: float, arithmetic: str, K: int) -> bool:
+    """Prints the result's line; True when the error is over the tolerance of its arithmetic at K (NaN compares
+    false, so a NaN result is wrong)."""
+    bound = matmul_opt.tolerance(arithmetic, K)
+    ok = error <= bound
+    print(f"{label}: rel. error {error:.2e} (bound {bound:.1e}) {'ok' if ok else 'WRONG'}", flush=True)
+    return not ok
 
 
 def best_configurations(rng) -> int:
@@ -107,10 +112,7 @@ def best_configurations(rng) -> int:
             for splits in (1, 3):
                 _library.check(lib.mm_best_force(config, splits))
                 error = relative_error(matmul_opt.run("best", A, B), expected, error_scale(A, B))
-                ok = error <= matmul_opt.tolerance("fp32", K)
-                failures += not ok
-                print(f"best forced to {name}, {splits} slice(s), {M}x{N}x{K}: rel. error {error:.2e} "
-                      f"{'ok' if ok else 'WRONG'}", flush=True)
+                failures += wrong(f"best forced to {name}, {splits} slice(s), {M}x{N}x{K}", error, "fp32", K)
     finally:
         _library.check(lib.mm_best_force(-1, 1))
     return failures
@@ -128,10 +130,7 @@ def streamed_host_path(rng) -> int:
     failures = 0
     for label, a, b in (("pageable", np.asfortranarray(A), B), ("pinned", pinned_a.T, pinned_b)):
         error = relative_error(matmul_opt.run("best", a, b), expected, error_scale(A, B))
-        ok = error <= matmul_opt.tolerance("fp32", K)
-        failures += not ok
-        print(f"best streamed {M}x{N}x{K} ({label}, op T A): rel. error {error:.2e} {'ok' if ok else 'WRONG'}",
-              flush=True)
+        failures += wrong(f"best streamed {M}x{N}x{K} ({label}, op T A)", error, "fp32", K)
     return failures
 
 
