@@ -18,6 +18,9 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
   where it stops winning, and each configuration's TFLOPS at the largest square, which every tile divides; best
   takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
+- long K over one longk tile: C of S x 32 and 32 x S at K = 131072, S from 1 to 32, the skinny kernel against
+  the longk kernel: the skinny kernel up to the largest S below which it wins every shape, longk past it
+  (kLongkMinSmallSide);
 - short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
   (kRows). Each bound lies halfway (geometrically) between the per-SM sizes where the winner changes.
@@ -47,6 +50,8 @@ SHORT_K_MAX = 128  # the short-K table applies up to this K (the shape grid's sh
 SKINNY_SIDES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
 SKINNY_NAME = "skinny"
 SHORTK_NAME = "shortk"
+LONGK_NAME = "longk"
+LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits one longk tile
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
@@ -81,7 +86,22 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
     for side in PANEL_SIDES:
         shapes += [("panels", side, AGAINST, AGAINST, AUTO_SPLITS), ("panels", AGAINST, side, AGAINST, AUTO_SPLITS)]
     shapes += [("long_k", side, side, LONG_K, AUTO_SPLITS) for side in LONG_K_SIDES]
+    for side in SKINNY_SIDES:
+        shapes += [("long_k_thin", side, LONGK_MAX_SIDE, LONG_K, AUTO_SPLITS)]
+        if side < LONGK_MAX_SIDE:
+            shapes += [("long_k_thin", LONGK_MAX_SIDE, side, LONG_K, AUTO_SPLITS)]
     return shapes
+
+
+def candidate(name: str, sweep: str, M: int, N: int) -> bool:
+    """Whether configuration `name` is timed at M x N in `sweep`: the skinny kernel where it takes the small side,
+    the shortk kernel in its sweep, the longk kernel and the skinny kernel alone in the long-K-thin sweep, and
+    every tiled configuration elsewhere."""
+    if sweep == "long_k_thin":
+        return name in (SKINNY_NAME, LONGK_NAME)
+    if name == SKINNY_NAME:
+        return sweep in ("skinny", "long_k") and min(M, N) <= SKINNY_MAX_SIDE  # past it, its fallback runs
+    return name not in (SHORTK_NAME, LONGK_NAME) or (name == SHORTK_NAME and sweep == "shortk")
 
 
 def measure(repetitions: int) -> list[dict]:
@@ -93,10 +113,8 @@ def measure(repetitions: int) -> list[dict]:
         for sweep, M, N, K, splits in sweeps():
             times = {}
             for config, name in enumerate(names):
-                if name == SKINNY_NAME and (sweep not in ("skinny", "long_k") or min(M, N) > SKINNY_MAX_SIDE):
-                    continue  # elsewhere the skinny kernel is not a candidate, or runs its fallback
-                if name == SHORTK_NAME and sweep != "shortk":
-                    continue  # likewise the shortk kernel
+                if not candidate(name, sweep, M, N):
+                    continue
                 print(f"  {sweep} {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
                 check(lib.mm_best_force(config, splits))
                 times[name] = benchmark("best", M, N, K, warmup=2, repetitions=repetitions).ms
@@ -198,6 +216,7 @@ def tables(measurements: list[dict], sms: int) -> dict:
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk")),
+            "longk_min_small_side": skinny_max_side(of("long_k_thin")),  # where skinny beats longk
             "panels": panel_rows(of("panels")),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
@@ -257,6 +276,10 @@ inline constexpr int64_t kLongKSkinnyMaxMnPerSm = {t["long_k"]["skinny_max_mn_pe
 inline constexpr Rate kLongKRates[] = {{
 {rates}}};
 
+// A long K over a C that one longk tile covers (both sides up to {LONGK_MAX_SIDE}): the skinny kernel where C's smaller side is
+// at most kLongkMinSmallSide (it beats longk at every S x {LONGK_MAX_SIDE} and {LONGK_MAX_SIDE} x S up to it, K = {LONG_K}), else longk.
+inline constexpr int kLongkMinSmallSide = {t["longk_min_small_side"]};
+
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from {CUT_MIN_SQUARE}^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // {CUT_EDGE_SIDE} rows or columns against {AGAINST} x {AGAINST}.
@@ -277,16 +300,16 @@ inline constexpr Row kRows[] = {{
 
 
 def print_timings(device: str, sms: int, measurements: list[dict]) -> None:
-    kernels = (SKINNY_NAME, SHORTK_NAME)  # after the tiles
+    kernels = (SKINNY_NAME, SHORTK_NAME, LONGK_NAME)  # after the tiles
     names = sorted({name for row in measurements for name in row["ms"]}, key=lambda n: (n in kernels, n))
     width = max(len(name) for name in names) + 2
     print(f"{device}, {sms} SMs: TFLOPS per configuration")
-    print(f"{'sweep':<9}{'M':>6}{'N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))
+    print(f"{'sweep':<12}{'M':>6}{'N':>6}{'K':>6}" + "".join(f"{name:>{width}}" for name in names))
     for row in measurements:
         flops = 2 * row["M"] * row["N"] * row["K"]
         cells = "".join(f"{flops / (row['ms'][n] * 1e9):>{width}.2f}" if n in row["ms"] else f"{'-':>{width}}"
                         for n in names)
-        print(f"{row.get('sweep', 'squares'):<9}{row['M']:>6}{row['N']:>6}{row['K']:>6}" + cells)
+        print(f"{row.get('sweep', 'squares'):<12}{row['M']:>6}{row['N']:>6}{row['K']:>6}" + cells)
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):

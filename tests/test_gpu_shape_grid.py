@@ -12,7 +12,7 @@ from matmul_opt.shape_grid import GRID, HELD_OUT
 pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
 
-from torch_products import OP_IDS, OPS, gemm, operands, relative_error  # noqa: E402
+from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned_operands  # noqa: E402
 
 
 def product(kernel, M, N, K, ops=(0, 0), seed=0):
@@ -104,22 +104,14 @@ def test_skinny_streams_wide_products_in_bulk(side, large, orientation, ops):
     assert_skinny_reproducible(M, N, 2500, ops, seed=side + large + 2 * ops[0] + ops[1])
 
 
-def unaligned(rows, cols, generator):
-    """A rows x cols tensor uniform in [-1, 1] whose base and leading dimension are not multiples of 16 bytes."""
-    storage = torch.rand(rows, cols + 3, device="cuda", generator=generator) * 2 - 1
-    return storage[:, 1:cols + 1]
-
-
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(7, 901, 1203), (901, 7, 1203), (2, 3, 100003), (27, 500, 3001)], ids=lambda s: "x".join(map(str, s)))
 def test_skinny_reads_unaligned_operands(shape, ops):
     M, N, K = shape
-    generator = torch.Generator(device="cuda").manual_seed(M + N)
-    A = unaligned(*((M, K) if ops[0] == 0 else (K, M)), generator)
-    B = unaligned(*((K, N) if ops[1] == 0 else (N, K)), generator)
+    A, B, a, b = unaligned_operands(M, N, K, *ops, seed=M + N)
     C = torch.full((M, N), float("nan"), device="cuda")
     gemm("skinny", *ops, A, B, C)
-    assert_accurate(C, A if ops[0] == 0 else A.t(), B if ops[1] == 0 else B.t(), K, f"skinny {shape}, ops {ops}")
+    assert_accurate(C, a, b, K, f"skinny {shape}, ops {ops}")
 
 
 @pytest.mark.parametrize("kernel, M, K", [("skinny", 5, 300), ("best", 5, 300), ("shortk", 300, 7), ("best", 300, 7)],

@@ -9,7 +9,7 @@ from matmul_opt.accuracy import tolerance
 pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
 
-from torch_products import OP_IDS, OPS, gemm, operands, relative_error  # noqa: E402
+from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned, unaligned_operands  # noqa: E402
 
 MAX_K = 16  # cuda/kernels/shortk.h's kMaxK
 
@@ -44,22 +44,14 @@ def test_shortk_on_tiny_and_thin_shapes(shape, ops):
     assert_accurate(C, a, b, K, f"shortk {M}x{N}x{K}, ops {ops}")
 
 
-def unaligned(rows, cols, generator):
-    """A rows x cols tensor uniform in [-1, 1] whose base and leading dimension are not multiples of 16 bytes."""
-    storage = torch.rand(rows, cols + 3, device="cuda", generator=generator) * 2 - 1
-    return storage[:, 1:cols + 1]
-
-
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(301, 517, 5), (517, 301, 16), (2, 1000, 1)], ids=lambda s: "x".join(map(str, s)))
 def test_shortk_reads_and_writes_unaligned_matrices(shape, ops):
     M, N, K = shape
-    generator = torch.Generator(device="cuda").manual_seed(M + N)
-    A = unaligned(*((M, K) if ops[0] == 0 else (K, M)), generator)
-    B = unaligned(*((K, N) if ops[1] == 0 else (N, K)), generator)
-    C = unaligned(M, N, generator).fill_(float("nan"))
+    A, B, a, b = unaligned_operands(M, N, K, *ops, seed=M + N)
+    C = unaligned(M, N, torch.Generator(device="cuda").manual_seed(1)).fill_(float("nan"))
     gemm("shortk", *ops, A, B, C)
-    assert_accurate(C, A if ops[0] == 0 else A.t(), B if ops[1] == 0 else B.t(), K, f"shortk {shape}, ops {ops}")
+    assert_accurate(C, a, b, K, f"shortk {shape}, ops {ops}")
 
 
 @pytest.mark.parametrize("ops", [(0, 0), (1, 1)], ids=["NN", "TT"])

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
-from matmul_opt.tune import (TABLE, cut_rates, long_k_rule, panel_rows, render, shortk_max_k, skinny_max_side,
-                             table_rows, tables)
+from matmul_opt.tune import (TABLE, candidate, cut_rates, long_k_rule, panel_rows, render, shortk_max_k,
+                             skinny_max_side, sweeps, table_rows, tables)
 
 MEASUREMENTS = Path(__file__).resolve().parent.parent / "results" / "latest" / "tune-h200.json"
 
@@ -64,6 +64,28 @@ def test_the_long_k_rule_takes_skinny_up_to_its_first_loss_and_every_rate_at_the
     assert rule["rates"] == [("other", round(2 * 64 * 64 * 1000 / 2.0e9, 2))]
 
 
+def test_the_long_k_thin_sweep_times_skinny_against_longk_on_c_that_one_longk_tile_covers():
+    thin = [(M, N) for sweep, M, N, _, _ in sweeps() if sweep == "long_k_thin"]
+    assert thin and all(max(M, N) == 32 for M, N in thin) and {min(M, N) for M, N in thin} >= {1, 2, 4, 8, 16, 32}
+    assert candidate("longk", "long_k_thin", 4, 32) and candidate("skinny", "long_k_thin", 32, 4)
+    assert not candidate("pipelined 64x64x16", "long_k_thin", 4, 32)
+    assert not candidate("longk", "long_k", 32, 32) and not candidate("longk", "squares", 1024, 1024)
+    assert candidate("skinny", "long_k", 32, 32) and not candidate("skinny", "long_k", 48, 48)
+    assert candidate("shortk", "shortk", 3072, 3072) and not candidate("shortk", "squares", 3072, 3072)
+    assert candidate("tma 128x256x32", "squares", 4096, 4096)
+
+
+def test_the_table_leaves_to_skinny_the_small_sides_where_it_beats_longk():
+    def row(M, N, skinny_wins):
+        return {"sweep": "long_k_thin", "M": M, "N": N, "K": 131072,
+                "ms": {"skinny": 1.0, "longk": 2.0 if skinny_wins else 0.5}}
+
+    saved = json.loads(MEASUREMENTS.read_text())
+    thin = [row(1, 32, True), row(32, 1, True), row(2, 32, True), row(32, 2, False), row(4, 32, False)]
+    assert tables(saved["measurements"] + thin, saved["sms"])["longk_min_small_side"] == 1
+    assert "inline constexpr int kLongkMinSmallSide = 1;" in render(tables(saved["measurements"] + thin, saved["sms"]))
+
+
 def test_panel_rows_merge_sides_with_the_same_winners():
     def row(M, N, fastest):
         return {"sweep": "panels", "M": M, "N": N, "K": 4096, "ms": {fastest: 1.0, "slow": 3.0}}
@@ -88,14 +110,14 @@ def test_the_cut_rates_are_the_lowest_of_the_winners_and_of_the_skinny_kernel_on
 
 
 def test_the_rendered_file_holds_the_rows_by_name():
-    text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "shortk_max_k": 9,
+    text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "shortk_max_k": 9, "longk_min_small_side": 2,
                    "panels": [(32, "pipelined 32x128x16", "pipelined 128x32x16")],
                    "long_k": {"max_mn_per_sm": 1986, "skinny_max_mn_per_sm": 11, "largest": 512, "skinny_sides": [1, 32],
                               "rates": [("pipelined 64x64x16", 35.92)]},
                    "cut": {"tile_fmas_per_sm_per_us": 141800.0, "edge_bytes_per_us": 2900000.0},
                    "short_k": [("INT64_MAX", "pipelined 128x128x16", [4096])],
                    "squares": [(100, "pipelined 64x64x16", [256]), ("INT64_MAX", "tma 128x256x32", [4096])]})
-    assert "inline constexpr int kShortkMaxK = 9;" in text
+    assert "inline constexpr int kShortkMaxK = 9;" in text and "kLongkMinSmallSide = 2;" in text
     assert "inline constexpr int kSkinnyMaxRows = 12;" in text and "inline constexpr int kSkinnyMaxColumns = 3;" in text
     assert '{32, "pipelined 32x128x16", "pipelined 128x32x16"},' in text
     assert '{INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32' in text

@@ -19,6 +19,20 @@ def operands(M, N, K, op_a, op_b, seed):
     return A, B, (A if op_a == 0 else A.t()), (B if op_b == 0 else B.t())
 
 
+def unaligned(rows, cols, generator):
+    """A rows x cols tensor uniform in [-1, 1] whose base and leading dimension are not multiples of 16 bytes."""
+    storage = torch.rand(rows, cols + 3, device="cuda", generator=generator) * 2 - 1
+    return storage[:, 1:cols + 1]
+
+
+def unaligned_operands(M, N, K, op_a, op_b, seed):
+    """As operands(), each stored unaligned (unaligned())."""
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    A = unaligned(*((M, K) if op_a == 0 else (K, M)), generator)
+    B = unaligned(*((K, N) if op_b == 0 else (N, K)), generator)
+    return A, B, (A if op_a == 0 else A.t()), (B if op_b == 0 else B.t())
+
+
 def gemm(kernel, op_a, op_b, A, B, C):
     """C = op(A)·op(B) through mm_gemm_async on the current stream, waited for."""
     M, N = C.shape

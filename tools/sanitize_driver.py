@@ -32,6 +32,8 @@ WAVE_SHAPES = [(1536, 1530, 300)]
 CUT_SHAPES = [(1153, 1153, 1153), (4225, 193, 2000)]
 # The skinny kernel's bulk mainloop (sm_90): a wide large side with K in two slices, and 20 columns of a tall A.
 BULK_SHAPES = [(5, 5600, 1100), (5600, 20, 700)]
+# The longk kernel's tile of 32 over a ragged C, in K slices (split-K), whose last stage is partial.
+LONG_K_SHAPES = [(29, 31, 20001)]
 
 
 def main(argv=None) -> int:
@@ -52,7 +54,7 @@ def main(argv=None) -> int:
         if not matmul_opt.kernel_available(info.name):
             print(f"{info.name:<14} unavailable here, skipped", flush=True)
             continue
-        for M, N, K in SHAPES + WAVE_SHAPES + CUT_SHAPES + BULK_SHAPES:
+        for M, N, K in SHAPES + WAVE_SHAPES + CUT_SHAPES + BULK_SHAPES + LONG_K_SHAPES:
             A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
             B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
             C0 = rng.uniform(-1, 1, (M, N)).astype(np.float32)

@@ -6,7 +6,10 @@
 // - a long K over a small C (K from kLongKMin, M*N per SM up to kLongKMaxMnPerSm): few output tiles, so the
 //   configurations that split K fill the GPU whatever their tile, and what differs is how much of each tile C
 //   fills and how fast the tile streams: best takes the one whose tiles, padded to cover C, take the least time at
-//   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C);
+//   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C). A C
+//   that one longk tile covers goes to the longk kernel, which fills the GPU along K alone, unless its smaller
+//   side is so small (up to kLongkMinSmallSide) that the skinny kernel, which streams the operand that side
+//   leaves large, wins;
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 24
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
@@ -53,6 +56,7 @@
 #include "core/layout/rearrange.h"
 #include "core/schedule/split_k.h"
 #include "kernels/best_table.h"
+#include "kernels/longk.h"
 #include "kernels/shortk.h"
 #include "kernels/skinny.h"
 #include "kernels/streamk.h"
@@ -68,7 +72,7 @@ const ConfigDesc* const kCatalogue[] = {
     &tma::k128x256x32,       &tma::k128x128x16,       &tma::k128x64x32,        &tma::k128x256x32k16,
     &streamk::k128x256x32,   &streamk::k128x128x16,   &streamk::k128x256x32Tail3,
     &pipelined::k32x128x16,  &pipelined::k128x32x16,  &pipelined::k64x128x16,  &skinny::kPlanned,
-    &shortk::kConfig,
+    &shortk::kConfig,        &longk::kPlanned,
 };
 constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 
@@ -209,10 +213,14 @@ int splits_for(const ConfigDesc& config, const GemmArgs& g, int sms) {
     return gemm::choose_splits(gemm::output_tiles(g, config.block), g.K, sms, config.blocks_per_sm);
 }
 
-// The long-K rule's configuration for g, or nullptr where g is not a long K over a small C: the skinny kernel for
-// the smallest C it takes; else the configuration whose tiles, padded to cover C, take the least time at its rate.
+// The long-K rule's configuration for g, or nullptr where g is not a long K over a small C: the longk kernel for a
+// C that one of its tiles covers, unless the smaller side leaves it to the skinny kernel; the skinny kernel for the
+// smallest C it takes; else the configuration whose tiles, padded to cover C, take the least time at its rate.
 const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int64_t mn_per_sm) {
     if (g.K < best_table::kLongKMin || mn_per_sm > best_table::kLongKMaxMnPerSm) return nullptr;
+    const int small_side = g.M < g.N ? g.M : g.N, large_side = g.M < g.N ? g.N : g.M;
+    if (large_side <= longk::kMaxTileSide && (small_side > best_table::kLongkMinSmallSide || !skinny::takes(g)))
+        return &longk::kPlanned;
     if (mn_per_sm <= best_table::kLongKSkinnyMaxMnPerSm && skinny::takes(g)) return &skinny::kPlanned;
     const ConfigDesc* fastest = nullptr;
     double least = 0;
@@ -321,9 +329,11 @@ double edge_us(const GemmArgs& e) {
                                best_table::kCutEdgeBytesPerUs;
 }
 
-// Whether the ragged-edge rule's model of padded tile FMAs describes `config`: not the skinny and shortk kernels,
-// which are bound by streaming an operand or C, not by tiles.
-bool runs_tiles(const ConfigDesc* config) { return config != &skinny::kPlanned && config != &shortk::kConfig; }
+// Whether the ragged-edge rule's model of padded tile FMAs describes `config`: not the skinny, shortk and longk
+// kernels, which are bound by streaming operands or C, not by tiles.
+bool runs_tiles(const ConfigDesc* config) {
+    return config != &skinny::kPlanned && config != &shortk::kConfig && config != &longk::kPlanned;
+}
 
 // Whether best's choice for g is the skinny kernel.
 bool goes_to_skinny(const GemmArgs& g, int sms) {

@@ -64,6 +64,10 @@ inline constexpr Rate kLongKRates[] = {
     {"pipelined 64x128x16", 43.89},
 };
 
+// A long K over a C that one longk tile covers (both sides up to 32): the skinny kernel where C's smaller side is
+// at most kLongkMinSmallSide (it beats longk at every S x 32 and 32 x S up to it, K = 131072), else longk.
+inline constexpr int kLongkMinSmallSide = 0;
+
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.

@@ -1,16 +1,24 @@
 // The cp.async ring (device): kStages shared-memory stages, filled kStages - 1 tiles ahead of the one being
-// read, one commit group per tile slot and one block barrier per K tile.
+// read, one commit group per tile slot and one barrier per K tile: of the block, whose threads share the copies
+// of every stage (BlockSync), or of one warp, which copies and reads a ring of its own (WarpSync).
 //
 // Every tile slot commits a group, empty past the last tile, so that "group i holds tile i" and the
 // wait_group counts stay exact. The stage refilled in an iteration is the one read in the previous one: every
-// thread has passed the barrier that followed its last read of it.
+// thread of the ring has passed the barrier that followed its last read of it.
 #pragma once
 
 #include "core/copy/cp_async.cuh"
 
 namespace gemm {
 
-template <int kStages>
+struct BlockSync {
+    __device__ static void sync() { __syncthreads(); }
+};
+struct WarpSync {
+    __device__ static void sync() { __syncwarp(); }
+};
+
+template <int kStages, class Sync = BlockSync>
 class CpAsyncRing {
   public:
     static_assert(kStages >= 3, "the ring refills the stage read one iteration ago: at least 3 stages");
@@ -29,7 +37,7 @@ class CpAsyncRing {
         }
         load_stage_ = kStages - 1;
         cp_async_wait<kStages - 2>();  // group 0 (the first tile) has landed for this thread ...
-        __syncthreads();               // ... and for every thread
+        Sync::sync();                  // ... and for every thread of the ring
     }
 
     // Puts the next tile in flight, into the stage read during the previous iteration.
@@ -42,12 +50,12 @@ class CpAsyncRing {
     }
 
     // After every read of the current stage is issued: waits until the next tile has landed, publishes it to
-    // the block with a barrier (which also frees the current stage for the next refill) and moves to it.
+    // the ring's threads with a barrier (which also frees the current stage for the next refill) and moves to it.
     // Committed groups at this point: kStages - 1 + iterations, so waiting down to kStages - 2 in flight means
     // the next tile is in.
     __device__ void advance() {
         cp_async_wait<kStages - 2>();
-        __syncthreads();
+        Sync::sync();
         read_stage_ = next(read_stage_);
     }
 
