@@ -48,40 +48,39 @@ inline constexpr int64_t kLongKMaxMnPerSm = 1986;
 inline constexpr int64_t kLongKSkinnyMaxMnPerSm = 11;
 
 inline constexpr Rate kLongKRates[] = {
-    {"pipelined 128x256x16", 48.18},
-    {"pipelined 128x128x16", 39.8},
-    {"pipelined 128x64x16", 40.39},
-    {"pipelined 64x64x16", 35.56},
-    {"tma 128x256x32", 46.18},
-    {"tma 128x128x16", 46.34},
-    {"tma 128x64x32", 43.35},
-    {"tma 128x256x32 k16", 50.26},
-    {"streamk 128x256x32", 12.28},
-    {"streamk 128x128x16", 13.46},
-    {"streamk 128x256x32 tail3", 9.71},
-    {"pipelined 32x128x16", 38.1},
-    {"pipelined 128x32x16", 28.8},
-    {"pipelined 64x128x16", 43.89},
+    {"pipelined 128x256x16", 48.68},
+    {"pipelined 128x128x16", 39.89},
+    {"pipelined 128x64x16", 40.85},
+    {"pipelined 64x64x16", 35.85},
+    {"tma 128x256x32", 46.36},
+    {"tma 128x128x16", 47.14},
+    {"tma 128x64x32", 43.45},
+    {"tma 128x256x32 k16", 50.23},
+    {"streamk 128x256x32", 12.32},
+    {"streamk 128x128x16", 13.52},
+    {"streamk 128x256x32 tail3", 9.75},
+    {"pipelined 32x128x16", 38.34},
+    {"pipelined 128x32x16", 28.87},
+    {"pipelined 64x128x16", 43.84},
 };
 
 // A long K over a C that one longk tile covers (both sides up to 32): the skinny kernel where C's smaller side is
 // at most kLongkMinSmallSide (it beats longk at every S x 32 and 32 x S up to it, K = 131072), else longk.
-inline constexpr int kLongkMinSmallSide = 0;
+inline constexpr int kLongkMinSmallSide = 8;
 
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.
-inline constexpr double kCutTileFmasPerSmPerUs = 142000;
-inline constexpr double kCutEdgeBytesPerUs = 2750000;
+inline constexpr double kCutTileFmasPerSmPerUs = 141700;
+inline constexpr double kCutEdgeBytesPerUs = 2920000;
 
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
 
 inline constexpr Row kShortKRows[] = {
-    {15887, "pipelined 128x64x16"},  // fastest at 1024^2, K = 32
+    {15887, "pipelined 32x128x16"},  // fastest at 1024^2, K = 32
     {47662, "pipelined 128x256x16"},  // fastest at 2048^2, K = 32
-    {95325, "pipelined 64x64x16"},  // fastest at 3072^2, K = 32
-    {INT64_MAX, "pipelined 64x128x16"},  // fastest at 4096^2, 6144^2, 8192^2, K = 32
+    {INT64_MAX, "pipelined 64x128x16"},  // fastest at 3072^2, 4096^2, 6144^2, 8192^2, K = 32
 };
 
 inline constexpr Row kRows[] = {
