@@ -8,7 +8,7 @@ from matmul_opt.accuracy import tolerance
 pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
 
-from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned, unaligned_operands  # noqa: E402
+from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned_product  # noqa: E402
 
 
 def longk(A, B, M, N, ops):
@@ -38,9 +38,7 @@ def test_longk_at_every_tile_side_and_op_combination(shape, ops):
 @pytest.mark.parametrize("shape", [(7, 30, 30001), (17, 5, 20000)], ids=lambda s: "x".join(map(str, s)))
 def test_longk_reads_unaligned_matrices(shape, ops):
     M, N, K = shape
-    A, B, a, b = unaligned_operands(M, N, K, *ops, seed=M + N)
-    C = unaligned(M, N, torch.Generator(device="cuda").manual_seed(1)).fill_(float("nan"))
-    gemm("longk", *ops, A, B, C)
+    C, a, b = unaligned_product("longk", M, N, K, ops, seed=M + N)
     assert_accurate(C, a, b, K, f"longk {shape}, ops {ops}")
 
 

@@ -9,7 +9,7 @@ from matmul_opt.accuracy import tolerance
 pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
 
-from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned, unaligned_operands  # noqa: E402
+from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned_product  # noqa: E402
 
 MAX_K = 16  # cuda/kernels/shortk.h's kMaxK
 
@@ -48,9 +48,7 @@ def test_shortk_on_tiny_and_thin_shapes(shape, ops):
 @pytest.mark.parametrize("shape", [(301, 517, 5), (517, 301, 16), (2, 1000, 1)], ids=lambda s: "x".join(map(str, s)))
 def test_shortk_reads_and_writes_unaligned_matrices(shape, ops):
     M, N, K = shape
-    A, B, a, b = unaligned_operands(M, N, K, *ops, seed=M + N)
-    C = unaligned(M, N, torch.Generator(device="cuda").manual_seed(1)).fill_(float("nan"))
-    gemm("shortk", *ops, A, B, C)
+    C, a, b = unaligned_product("shortk", M, N, K, ops, seed=M + N)
     assert_accurate(C, a, b, K, f"shortk {shape}, ops {ops}")
 
 

@@ -33,6 +33,14 @@ def unaligned_operands(M, N, K, op_a, op_b, seed):
     return A, B, (A if op_a == 0 else A.t()), (B if op_b == 0 else B.t())
 
 
+def unaligned_product(kernel, M, N, K, ops, seed):
+    """C = op(A)·op(B) by `kernel` with A, B and C all stored unaligned (C starts as NaN); returns C, op(A), op(B)."""
+    A, B, a, b = unaligned_operands(M, N, K, *ops, seed=seed)
+    C = unaligned(M, N, torch.Generator(device="cuda").manual_seed(seed + 1)).fill_(float("nan"))
+    gemm(kernel, *ops, A, B, C)
+    return C, a, b
+
+
 def gemm(kernel, op_a, op_b, A, B, C):
     """C = op(A)·op(B) through mm_gemm_async on the current stream, waited for."""
     M, N = C.shape

@@ -67,6 +67,9 @@ struct ConfigDesc {
     // Whether its blocks share the last wave's work out by K (stream-K): its time follows its tiles, not whole
     // waves of them.
     bool shares_last_wave = false;
+    // Whether streaming operands or C, not the FMAs of its tiles, sets its time (the kernels for a small side, a
+    // short K, a long K over a small C): best's ragged-edge rule, a model of padded tiles, leaves it alone.
+    bool streams = false;
 };
 
 // The description of a configuration of FfmaTile kTile.

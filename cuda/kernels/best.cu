@@ -329,11 +329,6 @@ double edge_us(const GemmArgs& e) {
                                best_table::kCutEdgeBytesPerUs;
 }
 
-// Whether the ragged-edge rule's model of padded tile FMAs describes `config`: not the skinny, shortk and longk
-// kernels, which are bound by streaming operands or C, not by tiles.
-bool runs_tiles(const ConfigDesc* config) {
-    return config != &skinny::kPlanned && config != &shortk::kConfig && config != &longk::kPlanned;
-}
 
 // Whether best's choice for g is the skinny kernel.
 bool goes_to_skinny(const GemmArgs& g, int sms) {
@@ -354,9 +349,10 @@ struct Cut {
 // skinny kernel takes them as a product of their own, cutting them off leaves a bulk of whole tiles, chosen anew.
 // The cut is taken when the tile FMAs it takes off the busiest SM save more time, by kCutMargin, than its edges
 // cost: the edges read the operand they span once, so the cut pays where the padded tiles would cost a wave or a
-// share of one, and not where the bulk needs as many waves as C.
+// share of one, and not where the bulk needs as many waves as C. A configuration that streams (ConfigDesc::streams)
+// has no padded tiles for the model to count, and is never cut.
 bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
-    if (!runs_tiles(c.config)) return false;
+    if (c.config->streams) return false;
     const gemm::BlockShape b = c.config->block;
     const int edge_rows = g.M > b.m ? g.M % b.m : 0, edge_columns = g.N > b.n ? g.N % b.n : 0;
     const GemmArgs row_edge = part(g, g.M - edge_rows, edge_rows, 0, g.N);
@@ -366,7 +362,7 @@ bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
     const bool cut_columns = edge_columns > 0 && goes_to_skinny(column_edge, sms);
     if (!cut_rows && !cut_columns) return false;
     cut->bulk = part(g, 0, rows, 0, cut_columns ? g.N - edge_columns : g.N);
-    if (choose(cut->bulk, sms, &cut->bulk_choice) != MM_OK || !runs_tiles(cut->bulk_choice.config)) return false;
+    if (choose(cut->bulk, sms, &cut->bulk_choice) != MM_OK || cut->bulk_choice.config->streams) return false;
     cut->edge_count = 0;
     double edges_us = 0;
     for (const GemmArgs* e : {cut_rows ? &row_edge : nullptr, cut_columns ? &column_edge : nullptr}) {

@@ -245,18 +245,13 @@ mm_status launch_slices(const GemmArgs& g, int splits, int units_per_slice, gemm
         constexpr int kSide = decltype(side)::value;
         const dim3 grid(unsigned(tiles_of(g.M, kSide) * tiles_of(g.N, kSide)), 1, unsigned(splits));
         return with_ops(g, [&](auto a, auto b) {
-            using P = Parts<kSide, decltype(a), decltype(b)>;
-            const auto run = [&](auto kernel) {
-                MM_TRY(gemm::allow_shared_memory<kernel.value>(P::kSmemBytes, "longk: shared memory"));
-                return gemm::launch(kernel.value, grid, kThreads, P::kSmemBytes, stream, "longk",
+            return with_alignment(vector, [&](auto aligned) {
+                using P = Parts<kSide, decltype(a), decltype(b)>;
+                constexpr auto kernel = &longk_kernel<kSide, decltype(a), decltype(b), decltype(aligned)::value>;
+                MM_TRY(gemm::allow_shared_memory<kernel>(P::kSmemBytes, "longk: shared memory"));
+                return gemm::launch(kernel, grid, kThreads, P::kSmemBytes, stream, "longk",
                                     static_cast<const GemmMatrices&>(g), units_per_slice, out);
-            };
-            using A = decltype(a);
-            using B = decltype(b);
-            if (vector) return run(std::integral_constant<decltype(&longk_kernel<kSide, A, B, true>),
-                                                          &longk_kernel<kSide, A, B, true>>{});
-            return run(std::integral_constant<decltype(&longk_kernel<kSide, A, B, false>),
-                                              &longk_kernel<kSide, A, B, false>>{});
+            });
         });
     };
     switch (tile_side(g)) {
@@ -290,7 +285,8 @@ constinit const gemm::ConfigDesc kPlanned{.name = "longk",
                                           .can_run = &takes_unsplit,
                                           .launch = &launch_planned,
                                           .fallback = &pipelined::k64x64x16,
-                                          .reads_op_t_b = true};
+                                          .reads_op_t_b = true,
+                                          .streams = true};
 
 }  // namespace longk
 

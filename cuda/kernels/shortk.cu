@@ -131,7 +131,8 @@ constinit const gemm::ConfigDesc kConfig{.name = "shortk",
                                          .can_run = &takes_unsplit,
                                          .launch = &launch_unsplit,
                                          .fallback = &pipelined::k64x128x16,
-                                         .reads_op_t_b = true};
+                                         .reads_op_t_b = true,
+                                         .streams = true};
 
 }  // namespace shortk
 

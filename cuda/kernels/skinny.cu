@@ -407,7 +407,8 @@ constinit const gemm::ConfigDesc kPlanned{.name = "skinny",
                                           .can_run = &takes_planned,
                                           .launch = &launch_planned_config,
                                           .fallback = &pipelined::k64x64x16,
-                                          .reads_op_t_b = true};
+                                          .reads_op_t_b = true,
+                                          .streams = true};
 
 }  // namespace skinny
 
