@@ -37,7 +37,7 @@
 // Changes vs the tiled rungs: no tile of C; the work is cut along L and K instead of M and N, the large operand goes
 // to registers without shared memory wherever its layout allows, and one kernel family takes every op combination.
 //
-// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 24 rows of Y rounded up to 4, 8, 12, 16 or 24.
+// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 24 rows of Y rounded up to a multiple of 4.
 // Otherwise 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
 // L), 1, 2 or 4 (X along K, registers) or 4, 8 or 16 (staged), up to 4 groups; 2 steps in flight per loop turn for up
 // to 4 rows, 1 for more (registers).
@@ -146,8 +146,8 @@ bool bulk_runs(const GemmArgs& g, const Plan& p) {
 
 int64_t bulk_columns(const Plan& p) { return (int64_t(p.L) - 1) / BulkTile::kTileL + 1; }
 
-// f(kernel, smem_bytes), both std::integral_constant: the bulk kernel for p's layout and rows of Y (rounded up to
-// 4, 8, 12, 16 or 24) and the shared memory it asks for.
+// f(kernel, smem_bytes), both std::integral_constant: the bulk kernel for p's layout and rows of Y (rounded up to a
+// multiple of 4) and the shared memory it asks for.
 template <class F>
 decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
     const auto with_rows = [&](auto x, auto y) -> decltype(auto) {
@@ -162,6 +162,7 @@ decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
         if (p.rows <= 8) return take(std::integral_constant<int, 8>{});
         if (p.rows <= 12) return take(std::integral_constant<int, 12>{});
         if (p.rows <= 16) return take(std::integral_constant<int, 16>{});
+        if (p.rows <= 20) return take(std::integral_constant<int, 20>{});
         return take(std::integral_constant<int, kBulkMaxRows>{});
     };
     const auto with_y = [&](auto x) -> decltype(auto) {

@@ -10,13 +10,16 @@
 // k of it; one block barrier per tile frees the slot, and thread 0 then issues the tile kStages ahead. The copy engine
 // zero-fills what lies past L and past K; slices of K are whole tiles, so no tile crosses into another slice.
 //
-// Lanes lie along L in both layouts, so that every lane of a warp reads the same Y (a broadcast):
-// - X along L (a tile is kTileK rows of X, each kTileL floats of a row along L, unswizzled): warp w takes the tile's
-//   rows k = w, w + 8, ...; lane i the 4 l at 4i, one 16-byte shared load per k, and holds kRows x 4 sums. Y lands
-//   as y[k][s], so one 16-byte load gives 4 rows of Y at k.
+// Lanes lie along L in both layouts, so that every lane of a warp reads the same Y (a broadcast), and warp w takes
+// the tile's 4-k chunk w:
+// - X along L (a tile is kTileK rows of X, each kTileL floats of a row along L, unswizzled): lane i reads the 4 l at
+//   4i of the warp's 4 rows, four 16-byte shared loads, and holds kRows x 4 sums.
 // - X along K (a tile is kTileL rows of X, each kTileK floats along K: 128 bytes, with the copy engine's 128-byte
-//   swizzle, which puts the 8 lanes of a shared-memory phase on 8 different bank quads): warp w takes the tile's
-//   4-k chunk w; lane i the rows i, i + 32, i + 64, i + 96, and holds 4 x kRows sums. Y lands as y[s][k].
+//   swizzle, which puts the 8 lanes of a shared-memory phase on 8 different bank quads): lane i reads the warp's
+//   chunk of rows i, i + 32, i + 64, i + 96, and holds 4 x kRows sums.
+// Y lands as y[s][k] (one 16-byte load gives a row of Y at the warp's 4 k), except with X along L and Y along S,
+// where it lands as y[k][s] (one load gives 4 rows of Y at one k), so that its copy runs along Y's stored rows
+// (whole sectors) wherever the computation reads it well either way.
 // The warps add their sums in warp order at the end, in the ring's memory.
 //
 // Parameters: tiles of 32 k by 128 l (16 KB of X), kStages slots, kRows rows of Y (a multiple of 4, at most 32),
@@ -49,10 +52,14 @@ struct BulkShape {
     static_assert(kOutputs * 4 <= kBarrierOffset, "the sums fit in the ring");
 };
 
+// Whether the slot holds Y as y[k][s] (kRows floats per k) rather than y[s][k] (kTileK floats per row s).
+template <class Shape, YRows kY>
+constexpr bool kYByK = Shape::kX == XRows::kAlongL && kY == YRows::kAlongS;
+
 // Copies Y(s0 + s, k0 + k) for s < kRows, k < kTileK into the slot y_s (zeros past S and past k_end), 4 bytes at a
-// time: as y[k][s] for X along L, y[s][k] for X along K. Consecutive threads write consecutive words of the slot
-// (no bank conflicts); where that runs across Y's stored rows, the other words of each 32-byte sector come from L1
-// for the neighbouring k or s (cp.async of 4 bytes caches in L1).
+// time, consecutive threads to consecutive words of the slot (no bank conflicts). Where the slot's order runs
+// across Y's stored rows (X along K, Y along S), the other words of each 32-byte sector come from L1 for the
+// neighbouring k (cp.async of 4 bytes caches in L1).
 template <class Shape, YRows kY>
 __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
     constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
@@ -60,8 +67,8 @@ __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, i
     for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
         const int e = int(threadIdx.x) + pass * kThreads;
         if (kElements % kThreads != 0 && e >= kElements) break;
-        const int s = Shape::kX == XRows::kAlongL ? e % kRows : e / kTileK;
-        const int k = Shape::kX == XRows::kAlongL ? e / kRows : e % kTileK;
+        const int s = kYByK<Shape, kY> ? e % kRows : e / kTileK;
+        const int k = kYByK<Shape, kY> ? e / kRows : e % kTileK;
         const bool ok = s0 + s < v.S && k0 + k < k_end;
         const float* const src = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k0 + k)
                                                       : v.Y + int64_t(k0 + k) * v.ldy + (s0 + s);
@@ -71,47 +78,29 @@ __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, i
 
 // The block's sums over one tile of X (x_tile) and its slice of Y (y_tile): acc[i][j], for X along L the sum of
 // C(s0 + i, l0 + 4 lane + j), for X along K of C(s0 + j, l0 + lane + 32 i).
-template <class Shape>
+template <class Shape, YRows kY>
 struct BulkSums {
     static constexpr bool kAlongL = Shape::kX == XRows::kAlongL;
     float acc[kAlongL ? Shape::kRows : 4][kAlongL ? 4 : Shape::kRows] = {};
 
+    // Warp w takes the tile's 4-k chunk w: k = 4w + c, c < 4.
     __device__ __forceinline__ void add_tile(const uint8_t* x_tile, const float* y_tile, int lane, int warp) {
-        constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kTileL = Shape::kTileL;
+        constexpr int kTileL = Shape::kTileL;
+        float4 x[4];
         if constexpr (kAlongL) {
-            const float* const x_row = reinterpret_cast<const float*>(x_tile) + 4 * lane;
+            const float* const x_rows = reinterpret_cast<const float*>(x_tile) + 4 * warp * kTileL + 4 * lane;
 #pragma unroll
-            for (int i = 0; i < kTileK / kWarps; ++i) {
-                const int k = warp + kWarps * i;
-                const float4 x = *reinterpret_cast<const float4*>(x_row + k * kTileL);
-#pragma unroll
-                for (int q = 0; q < kRows / 4; ++q) {
-                    const float4 y = *reinterpret_cast<const float4*>(y_tile + k * kRows + 4 * q);
-                    fma4(acc[4 * q + 0], y.x, x);
-                    fma4(acc[4 * q + 1], y.y, x);
-                    fma4(acc[4 * q + 2], y.z, x);
-                    fma4(acc[4 * q + 3], y.w, x);
-                }
-            }
+            for (int c = 0; c < 4; ++c) x[c] = *reinterpret_cast<const float4*>(x_rows + c * kTileL);
         } else {
             // Row r's 16-byte chunk c sits at chunk c ^ (r % 8) of its 128 bytes (the copy engine's swizzle).
-            float4 x[4];
 #pragma unroll
             for (int i = 0; i < 4; ++i)
                 x[i] = *reinterpret_cast<const float4*>(x_tile + (lane + 32 * i) * 128 + ((warp ^ (lane & 7)) << 4));
-#pragma unroll
-            for (int s = 0; s < kRows; ++s) {
-                const float4 y = *reinterpret_cast<const float4*>(y_tile + s * kTileK + 4 * warp);
-#pragma unroll
-                for (int i = 0; i < 4; ++i) {
-                    float sum = acc[i][s];
-                    sum = fmaf(x[i].x, y.x, sum);
-                    sum = fmaf(x[i].y, y.y, sum);
-                    sum = fmaf(x[i].z, y.z, sum);
-                    acc[i][s] = fmaf(x[i].w, y.w, sum);
-                }
-            }
         }
+        if constexpr (kYByK<Shape, kY>)
+            add_y_by_k(x, y_tile + 4 * warp * Shape::kRows);
+        else
+            add_y_by_s(x, y_tile + 4 * warp);
     }
 
     // sums[s * kTileL + l] (+)= this lane's sums of row s, column l of the block.
@@ -137,11 +126,45 @@ struct BulkSums {
     }
 
   private:
-    __device__ __forceinline__ static void fma4(float (&row)[4], float y, const float4& x) {
-        row[0] = fmaf(y, x.x, row[0]);
-        row[1] = fmaf(y, x.y, row[1]);
-        row[2] = fmaf(y, x.z, row[2]);
-        row[3] = fmaf(y, x.w, row[3]);
+    // X(k, l) for the warp's k = c (c < 4) and the lane's l = j or i: x[c].j along L, x[i].c along K.
+    __device__ __forceinline__ static float x_at(const float4 (&x)[4], int c, int li) {
+        const float4& v = kAlongL ? x[c] : x[li];
+        const int j = kAlongL ? li : c;
+        return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w;
+    }
+
+    __device__ __forceinline__ void add_y(const float4 (&x)[4], int c, int s, float y) {
+#pragma unroll
+        for (int li = 0; li < 4; ++li) {
+            float& sum = kAlongL ? acc[s][li] : acc[li][s];
+            sum = fmaf(x_at(x, c, li), y, sum);
+        }
+    }
+
+    // The slot holds y[s][k]: Y(s, the warp's 4 k) is one 16-byte load.
+    __device__ __forceinline__ void add_y_by_s(const float4 (&x)[4], const float* y_warp) {
+#pragma unroll
+        for (int s = 0; s < Shape::kRows; ++s) {
+            const float4 y = *reinterpret_cast<const float4*>(y_warp + s * Shape::kTileK);
+            add_y(x, 0, s, y.x);
+            add_y(x, 1, s, y.y);
+            add_y(x, 2, s, y.z);
+            add_y(x, 3, s, y.w);
+        }
+    }
+
+    // The slot holds y[k][s]: Y(4q .. 4q + 3, k) is one 16-byte load.
+    __device__ __forceinline__ void add_y_by_k(const float4 (&x)[4], const float* y_warp) {
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+#pragma unroll
+            for (int q = 0; q < Shape::kRows / 4; ++q) {
+                const float4 y = *reinterpret_cast<const float4*>(y_warp + c * Shape::kRows + 4 * q);
+                add_y(x, c, 4 * q + 0, y.x);
+                add_y(x, c, 4 * q + 1, y.y);
+                add_y(x, c, 4 * q + 2, y.z);
+                add_y(x, c, 4 * q + 3, y.w);
+            }
     }
 };
 
@@ -185,7 +208,7 @@ __global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
     };
     for (int t = 0; t < kStages && t < tiles; ++t) load(t);
 
-    BulkSums<Shape> sums;
+    BulkSums<Shape, kY> sums;
     for (int t = 0; t < tiles; ++t) {
         const int slot = t % kStages;
         gemm::mbarrier_wait(gemm::smem_addr(&full[slot]), uint32_t(t / kStages) & 1);

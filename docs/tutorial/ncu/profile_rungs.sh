@@ -5,7 +5,8 @@
 # (L2 hit rate), occupancy, launch statistics, scheduler and warp state, plus shared-memory bank conflicts and the
 # stall reasons (cycles stalled per issued instruction). Writes one summary per rung under $OUT (ncu-KERNEL.txt)
 # beside the whole report (ncu-KERNEL.full.txt); the chapters quote the summaries from docs/tutorial/ncu/.
-# Run from the repository root with the library built: bash docs/tutorial/ncu/profile_rungs.sh
+# Run from the repository root with the library built: bash docs/tutorial/ncu/profile_rungs.sh [RUNG ...] (every
+# rung, or only those named).
 set -uo pipefail
 OUT=${OUT:-/tmp/ncu}
 mkdir -p "$OUT"
@@ -14,6 +15,7 @@ METRICS='regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$'
 METRICS+=',regex:^l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_(ld|st)\.sum$'
 METRICS+=',regex:^l1tex__data_pipe_lsu_wavefronts_mem_shared_op_(ld|st)\.sum$'
 while read -r kernel m n k; do
+    [ $# -eq 0 ] || [[ " $* " == *" $kernel "* ]] || continue
     timeout 60 ncu --clock-control none --profile-from-start off \
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section WarpStateStats --section SchedulerStats --metrics "$METRICS" \
@@ -32,6 +34,7 @@ tma 4096 4096 4096
 streamk 4096 4096 4096
 skinny 8 4096 4096
 shortk 4096 4096 16
+longk 32 32 300000
 mma_tf32 4096 4096 4096
 wgmma_tf32 4096 4096 4096
 wgmma_3xtf32 4096 4096 4096
