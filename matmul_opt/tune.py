@@ -13,10 +13,8 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
 - shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it wins
   every shape (kShortkMaxK);
-- panels: C of S rows (and of S columns) against a large side of 4096 at K = 1024 and 4096, S from 24 to 256,
-  with the split-K rule's slices: for each orientation the tile whose times, each over the fastest at its K, have
-  the least geometric mean (one choice that holds at a short and a long K), a row per S up to where it changes
-  (kPanelRows);
+- panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
+  the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
   where it stops winning, and each configuration's TFLOPS at the largest square, which every tile divides; best
   takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
@@ -57,7 +55,6 @@ LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits on
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
-PANEL_KS = [1024, 4096]  # the panel sweep's K: a panel's winner at a long K can be slow at a short one
 SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
 LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
 LONG_K = 131072
@@ -86,9 +83,8 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
     shapes += [("shortk", n, n, k, 1) for n in SHORTK_SIZES for k in SHORTK_KS]
     for side in SKINNY_SIDES:
         shapes += [("skinny", side, AGAINST, AGAINST, AUTO_SPLITS), ("skinny", AGAINST, side, AGAINST, AUTO_SPLITS)]
-    for k in PANEL_KS:
-        for side in PANEL_SIDES:
-            shapes += [("panels", side, AGAINST, k, AUTO_SPLITS), ("panels", AGAINST, side, k, AUTO_SPLITS)]
+    for side in PANEL_SIDES:
+        shapes += [("panels", side, AGAINST, AGAINST, AUTO_SPLITS), ("panels", AGAINST, side, AGAINST, AUTO_SPLITS)]
     shapes += [("long_k", side, side, LONG_K, AUTO_SPLITS) for side in LONG_K_SIDES]
     for side in SKINNY_SIDES:
         shapes += [("long_k_thin", side, LONGK_MAX_SIDE, LONG_K, AUTO_SPLITS)]
@@ -196,25 +192,16 @@ def cut_rates(squares: list[dict], skinny: list[dict], sms: int) -> dict:
     return {"tile_fmas_per_sm_per_us": round(min(fmas), -2), "edge_bytes_per_us": round(min(streams), -4)}
 
 
-def least_relative_time(rows: list[dict]) -> str:
-    """The configuration timed at every row whose times, each over the row's fastest, have the least geometric
-    mean (the fastest, for one row)."""
-    names = set.intersection(*(set(row["ms"]) for row in rows))
-    def cost(name):
-        return sum(math.log(row["ms"][name] / row["ms"][fastest(row)]) for row in rows)
-    return min(sorted(names), key=cost)
-
-
 def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
-    """[(max_small_side, tile for few rows, tile for few columns)] per measured side, each the least relative time
-    over the side's shapes of that orientation (one per K), equal neighbours merged into the larger bound."""
-    by_side: dict[int, dict[str, list[dict]]] = {}
+    """[(max_small_side, fastest with few rows, fastest with few columns)] per measured side, equal neighbours
+    merged into the larger bound."""
+    by_side: dict[int, dict[str, str]] = {}
     for row in measurements:
-        orientation = "rows" if row["M"] <= row["N"] else "columns"
-        by_side.setdefault(min(row["M"], row["N"]), {}).setdefault(orientation, []).append(row)
+        few_rows = row["M"] <= row["N"]
+        by_side.setdefault(min(row["M"], row["N"]), {})["rows" if few_rows else "columns"] = fastest(row)
     rows: list[tuple[int, str, str]] = []
     for side in sorted(by_side):
-        entry = (side, least_relative_time(by_side[side]["rows"]), least_relative_time(by_side[side]["columns"]))
+        entry = (side, by_side[side]["rows"], by_side[side]["columns"])
         if rows and rows[-1][1:] == entry[1:]:
             rows[-1] = entry
         else:
@@ -274,8 +261,7 @@ inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 // K up to this: the shortk kernel (fastest at every K up to it, squares of {" and ".join(map(str, SHORTK_SIZES))}).
 inline constexpr int kShortkMaxK = {t["shortk_max_k"]};
 
-// Panels (against a large side of {AGAINST} at K = {" and ".join(map(str, PANEL_KS))}, the split-K rule's slices: the least time
-// relative to the fastest at each K, in geometric mean).
+// Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {{
 {panels}}};
 

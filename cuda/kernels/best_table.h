@@ -29,8 +29,7 @@ inline constexpr int kSkinnyMaxColumns = 24;
 // K up to this: the shortk kernel (fastest at every K up to it, squares of 3072 and 6144).
 inline constexpr int kShortkMaxK = 8;
 
-// Panels (against a large side of 4096 at K = 1024 and 4096, the split-K rule's slices: the least time
-// relative to the fastest at each K, in geometric mean).
+// Panels (against 4096 x 4096, the split-K rule's slices).
 inline constexpr PanelRow kPanelRows[] = {
     {32, "pipelined 32x128x16", "tma 128x64x32"},
     {64, "pipelined 64x128x16", "tma 128x64x32"},
