@@ -1,5 +1,6 @@
 """How far a product may be from the truth: the error measure and the tolerance every check shares (the API's
-`tolerance`, the tests, the report, the sanitizer driver and the asv suite)."""
+`tolerance`, the tests, the report, the sanitizer driver and the asv suite), and the two kinds of input the
+accuracy contracts are stated for."""
 from __future__ import annotations
 
 import math
@@ -46,3 +47,18 @@ def relative_error(C: np.ndarray, reference: np.ndarray, scale: np.ndarray | Non
         return float("nan")
     denominator = reference if scale is None else scale
     return float(np.linalg.norm(C64 - reference) / np.linalg.norm(denominator))
+
+
+def uniform(rng: np.random.Generator, shape) -> np.ndarray:
+    """float32 uniform in [-1, 1]: the inputs every tolerance is stated for."""
+    return rng.uniform(-1, 1, shape).astype(np.float32)
+
+
+def log_uniform(rng: np.random.Generator, shape) -> np.ndarray:
+    """float32 magnitudes log-uniform over [2^-40, 2^40] with random signs: sums whose terms differ in size by up to
+    2^160, where an arithmetic that drops small terms or splits its inputs coarsely shows it."""
+    return (np.exp2(rng.uniform(-40, 40, shape)) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
+
+
+# The kinds of input the accuracy contracts name, by the label the report prints.
+INPUT_KINDS = {"uniform [-1, 1]": uniform, "magnitudes 2^-40 .. 2^40": log_uniform}

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import grid_report
 from ._library import MatmulError, NoDeviceError
-from .accuracy import error_scale, relative_error, tolerance
+from .accuracy import INPUT_KINDS, error_scale, relative_error, tolerance, uniform
 from .api import benchmark, device_info, kernel_available, kernels, run
 
 # The CUDA-core kernels without register tiling (about 6-8 TFLOPS on an H200): the report skips them above 8192^3
@@ -31,8 +31,7 @@ def parse_shape(text: str) -> tuple[int, int, int]:
 
 def verify(names: list[str], shape: tuple[int, int, int], rng: np.random.Generator, log) -> dict[str, float]:
     M, N, K = shape
-    A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
-    B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
+    A, B = uniform(rng, (M, K)), uniform(rng, (K, N))
     reference, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
     arithmetic = {info.name: info.arithmetic for info in kernels()}
     errors = {}
@@ -46,34 +45,37 @@ def verify(names: list[str], shape: tuple[int, int, int], rng: np.random.Generat
     return errors
 
 
-# The accuracy table: every kernel on the same fresh uniform [-1, 1] inputs of 256 x K x 256 at these K, its error
-# beside cuBLAS fp32's (pedantic), so that the price of each arithmetic shows.
-ACCURACY_KS = (256, 1024, 4096, 16384, 65536)
+# The accuracy tables: every kernel on the same fresh inputs of 256 x K x 256 at these K, of each kind the accuracy
+# contracts name (uniform [-1, 1], and magnitudes spread over 2^-40 .. 2^40), its error beside cuBLAS fp32's
+# (pedantic), so that the price of each arithmetic shows, from sums of one term up.
+ACCURACY_KS = (1, 4, 16, 64, 256, 1024, 4096, 16384, 65536)
 ACCURACY_MN = 256
 
 
-def accuracy_over_k(names: list[str], ks, rng: np.random.Generator) -> dict[str, dict[int, float]]:
-    errors: dict[str, dict[int, float]] = {name: {} for name in names}
-    for K in ks:
-        A = rng.uniform(-1, 1, (ACCURACY_MN, K)).astype(np.float32)
-        B = rng.uniform(-1, 1, (K, ACCURACY_MN)).astype(np.float32)
-        reference, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
-        for name in names:
-            print(f"  accuracy of {name} at K = {K} ...", file=sys.stderr, flush=True)
-            errors[name][K] = relative_error(run(name, A, B), reference, scale)
+def accuracy_over_k(names: list[str], ks, rng: np.random.Generator) -> dict[str, dict[str, dict[int, float]]]:
+    """{input kind: {kernel: {K: relative error}}}, every kernel on the same inputs of each kind and K."""
+    errors: dict[str, dict[str, dict[int, float]]] = {}
+    for kind, draw in INPUT_KINDS.items():
+        by_kernel = errors[kind] = {name: {} for name in names}
+        for K in ks:
+            A, B = draw(rng, (ACCURACY_MN, K)), draw(rng, (K, ACCURACY_MN))
+            reference, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
+            for name in names:
+                print(f"  accuracy of {name} at K = {K}, {kind} ...", file=sys.stderr, flush=True)
+                by_kernel[name][K] = relative_error(run(name, A, B), reference, scale)
     return errors
 
 
 def format_accuracy(errors: dict[str, dict[int, float]], baseline: str = "cublas") -> list[str]:
     """One row per kernel: its error at each K and, where the baseline ran, the ratio to the baseline's."""
     ks = sorted({K for by_k in errors.values() for K in by_k})
-    lines = [f"{'kernel':<14}" + "".join(f"{f'K={K}':>20}" for K in ks)]
+    lines = [f"{'kernel':<14}" + "".join(f"{f'K={K}':>18}" for K in ks)]
     for name, by_k in errors.items():
         cells = []
         for K in ks:
             base = errors.get(baseline, {}).get(K)
             cell = f"{by_k[K]:.2e}" + (f" ({by_k[K] / base:.2f}x)" if base else "")
-            cells.append(f"{cell:>20}")
+            cells.append(f"{cell:>18}")
         lines.append(f"{name:<14}" + "".join(cells))
     return lines
 
@@ -161,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verify-size", type=parse_shape, default=(1024, 1024, 1024),
                         help="shape of the correctness check (default 1024)")
     parser.add_argument("--accuracy-k", nargs="*", type=int, default=list(ACCURACY_KS),
-                        help=f"K of the accuracy table, {ACCURACY_MN} x K x {ACCURACY_MN} (default "
+                        help=f"K of the accuracy tables, {ACCURACY_MN} x K x {ACCURACY_MN} (default "
                              f"{' '.join(map(str, ACCURACY_KS))}; none to leave it out)")
     parser.add_argument("--repetitions", type=int, default=10, help="timed rounds per measurement (median)")
     parser.add_argument("--rest", type=float, default=DEFAULT_REST_S,
@@ -202,10 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     errors = verify(names, args.verify_size, rng, print)
     accuracy = accuracy_over_k(names, args.accuracy_k, rng)
     if args.accuracy_k:
-        print(f"\nAccuracy over K: relative error at {ACCURACY_MN}xKx{ACCURACY_MN}, uniform [-1, 1] (the same inputs "
-              "for every kernel), and its ratio to cublas's (IEEE fp32, pedantic)")
-        for line in format_accuracy(accuracy):
-            print(line)
+        for kind, by_kernel in accuracy.items():
+            print(f"\nAccuracy over K, {kind}: relative error at {ACCURACY_MN}xKx{ACCURACY_MN} (the same inputs for "
+                  "every kernel), and its ratio to cublas's (IEEE fp32, pedantic)")
+            for line in format_accuracy(by_kernel):
+                print(line)
     print(f"\nTiming: CUDA events, median of {args.repetitions} rounds of back-to-back launches after 3 warm-up "
           f"rounds, device-resident random inputs, each timing after {args.rest:g} s of rest")
     rows = time_all(names, args.sizes, args.repetitions, args.rest)

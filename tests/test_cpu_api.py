@@ -332,6 +332,30 @@ def test_report_accuracy_table_gives_each_error_and_its_ratio_to_cublas():
     assert format_accuracy({"best": {256: 3e-7}})[1].split() == ["best", "3.00e-07"]  # no cublas row, no ratio
 
 
+def test_report_accuracy_tables_cover_both_input_kinds_from_one_term_up(monkeypatch):
+    """accuracy_over_k on both kinds of input the contracts name, at every K of the default list, with products
+    standing in for the kernels: an fp32 sum is within the fp32 tolerance on both kinds; one whose inputs are first
+    rounded to 10 mantissa bits (as TF32 does) is far from it on both."""
+    from matmul_opt import report
+    from matmul_opt.accuracy import INPUT_KINDS, tolerance
+
+    def rounded(x):
+        bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+        return ((bits + np.uint32(1 << 12)) & np.uint32(0xFFFFE000)).view(np.float32)
+
+    products = {"fp32": lambda A, B: A @ B, "ten_bits": lambda A, B: rounded(A) @ rounded(B)}
+    monkeypatch.setattr(report, "run", lambda name, A, B: products[name](A, B))
+    errors = report.accuracy_over_k(list(products), report.ACCURACY_KS, np.random.default_rng(7))
+    assert list(errors) == list(INPUT_KINDS) and report.ACCURACY_KS[0] == 1 and report.ACCURACY_KS[-1] == 65536
+    for kind, by_kernel in errors.items():
+        assert set(by_kernel["fp32"]) == set(report.ACCURACY_KS)
+        for K, error in by_kernel["fp32"].items():
+            assert error <= tolerance("fp32", K), (kind, K, error)
+            assert by_kernel["ten_bits"][K] > 10 * max(error, 1e-9), (kind, K)
+    lines = report.format_accuracy(errors["uniform [-1, 1]"], baseline="fp32")
+    assert lines[0].split()[1:] == [f"K={K}" for K in report.ACCURACY_KS]
+
+
 def test_report_shape_parser():
     from matmul_opt.report import parse_shape
 

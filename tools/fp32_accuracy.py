@@ -1,23 +1,13 @@
-"""For accuracy experiments on the fp32-accurate kernels: the inputs of issue 18's bounds (uniform [-1, 1], and
-magnitudes log-uniform over [2^-40, 2^40] with random signs) and one row of a kernel's error against float64 beside
-a baseline's (cuBLAS fp32, pedantic) over K. GPU needed for sweep_row.
+"""For accuracy experiments on the fp32-accurate kernels: the inputs of issue 18's bounds (matmul_opt.accuracy's
+uniform and log_uniform) and one row of a kernel's error against float64 beside a baseline's (cuBLAS fp32, pedantic)
+over K. GPU needed for sweep_row.
 
     from tools.fp32_accuracy import log_uniform, sweep_row, uniform   # with the repository root on sys.path
 """
 from __future__ import annotations
 
-import numpy as np
-
 import matmul_opt
-from matmul_opt.accuracy import error_scale, relative_error
-
-
-def uniform(rng: np.random.Generator, shape) -> np.ndarray:
-    return rng.uniform(-1, 1, shape).astype(np.float32)
-
-
-def log_uniform(rng: np.random.Generator, shape) -> np.ndarray:
-    return (np.exp2(rng.uniform(-40, 40, shape)) * rng.choice([-1.0, 1.0], shape)).astype(np.float32)
+from matmul_opt.accuracy import error_scale, log_uniform, relative_error, uniform  # noqa: F401 (uniform: re-exported)
 
 
 def sweep_row(kernel: str, draw, mn: int, seed: int, ks, baseline: str = "cublas") -> str:
