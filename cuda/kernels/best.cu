@@ -329,7 +329,6 @@ double edge_us(const GemmArgs& e) {
                                best_table::kCutEdgeBytesPerUs;
 }
 
-
 // Whether best's choice for g is the skinny kernel.
 bool goes_to_skinny(const GemmArgs& g, int sms) {
     Choice c{};

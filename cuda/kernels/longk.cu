@@ -7,10 +7,10 @@
 // in several tiles) and the GPU is filled along K alone: every SM takes a K slice of each tile, so each operand is
 // read once. Nothing a warp reads is read by another warp, so no warp waits for another: each of the 8 warps of a
 // block takes its own eighth of every piece of K (16 k of every 128 at 32 x 32) and streams it through a ring of its
-// own, by 16-byte cp.async copies that it issues and waits for itself (a warp barrier, no block barrier). Each operand stays as it is stored (k
-// along the stored rows, or across them), so that every copy is a whole chunk and any op combination costs the
-// same. A lane holds 4 x 8 sums (at 32 x 32) and reads its 4 rows of op(A) and 8 columns of op(B) at 4
-// consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs. At the end the warps' sums meet in shared memory
+// own, by 16-byte cp.async copies that it issues and waits for itself (a warp barrier, no block barrier). Each
+// operand stays as it is stored (k along the stored rows, or across them), so that every copy is a whole chunk and
+// any op combination costs the same. A lane holds 4 x 8 sums (at 32 x 32) and reads its 4 rows of op(A) and 8
+// columns of op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs. At the end the warps' sums meet in shared memory
 // in warp order, and the slices' sums through split-K's workspace and reduction in slice order
 // (core/schedule/split_k.h), so the same inputs on the same GPU give the same bits.
 //
@@ -81,7 +81,8 @@ struct WarpStage {
             const uint32_t to = gemm::smem_addr(stage + line * kStride + q);
             if (kVector && tile_inside && k0 + kK <= K) {
 #pragma unroll
-                for (int p = 0; p < kPasses; ++p) gemm::cp_async16(to + 4 * p * kLinesPerPass * kStride, from + p * pass_stride);
+                for (int p = 0; p < kPasses; ++p)
+                    gemm::cp_async16(to + 4 * p * kLinesPerPass * kStride, from + p * pass_stride);
                 return;
             }
             const int64_t ks = K - k0;

@@ -18,8 +18,9 @@
 //   swizzle, which puts the 8 lanes of a shared-memory phase on 8 different bank quads): lane i reads the warp's
 //   chunk of rows i, i + 32, i + 64, i + 96, and holds 4 x kRows sums.
 // Y lands as y[s][k] (one 16-byte load gives a row of Y at the warp's 4 k), except with X along L and Y along S,
-// where it lands as y[k][s] (one load gives 4 rows of Y at one k), so that its copy runs along Y's stored rows
-// (whole sectors) wherever the computation reads it well either way.
+// where it lands as y[k][s] (one load gives 4 rows of Y at one k): so its copy runs along Y's stored rows (whole
+// sectors), except with X along K and Y along S, where the loop reading y[k][s] measured slower than the copy
+// across Y's rows costs (docs/experiments/2026-12-02-bulk-y.md).
 // The warps add their sums in warp order at the end, in the ring's memory.
 //
 // Parameters: tiles of 32 k by 128 l (16 KB of X), kStages slots, kRows rows of Y (a multiple of 4, at most 32),

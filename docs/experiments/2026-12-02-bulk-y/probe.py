@@ -5,8 +5,9 @@
 
 Operands are device-resident PyTorch tensors of fresh uniform [-1, 1] values; op T means the operand is passed as
 the transposed view of a stored transpose, which the library reads as stored. Each (shape, op, kernel): 20 calls
-back to back after 3 of warm-up, timed by CUDA events, mean per call; the median of --rounds such timings printed,
-with cuBLAS (torch.matmul on the same views) alongside. The floor is max(2MNK / 66.9 TFLOPS, 4(MK + KN + MN) bytes /
+back to back after 3 of warm-up, timed by CUDA events, mean per call (each call allocates its C, as a user's call
+does, so the times include the enqueue where it is not hidden behind the previous kernel); the median of --rounds
+such timings printed, with cuBLAS (torch.matmul on the same views) alongside. The floor is max(2MNK / 66.9 TFLOPS, 4(MK + KN + MN) bytes /
 the HBM read bandwidth measured at the start). Each result is checked against a float64 product."""
 import argparse
 import statistics
