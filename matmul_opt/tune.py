@@ -13,8 +13,9 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
 - shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it wins
   every shape (kShortkMaxK);
-- panels: C of S rows (and of S columns) against 4096 x 4096, S from 24 to 256, with the split-K rule's slices:
-  the fastest tile for each orientation, a row per S up to where it changes (kPanelRows);
+- panels: C of S rows (and of S columns) against a large side of 4096 at K = 1024 and 4096, S from 24 to 256,
+  with the split-K rule's slices: at each K, the fastest tile for each orientation, a row per S up to where it
+  changes; each K's rows apply up to halfway (geometrically) to the next K swept (kPanelRows);
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
   where it stops winning, and each configuration's TFLOPS at the largest square, which every tile divides; best
   takes the configuration whose tiles, padded to cover C, take the least time at that rate (kLongK*);
@@ -55,6 +56,7 @@ LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits on
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
+PANEL_KS = [1024, 4096]  # the panel sweep's K: the tile that wins a panel at a long K can lose at a short one
 SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
 LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
 LONG_K = 131072
@@ -83,8 +85,9 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
     shapes += [("shortk", n, n, k, 1) for n in SHORTK_SIZES for k in SHORTK_KS]
     for side in SKINNY_SIDES:
         shapes += [("skinny", side, AGAINST, AGAINST, AUTO_SPLITS), ("skinny", AGAINST, side, AGAINST, AUTO_SPLITS)]
-    for side in PANEL_SIDES:
-        shapes += [("panels", side, AGAINST, AGAINST, AUTO_SPLITS), ("panels", AGAINST, side, AGAINST, AUTO_SPLITS)]
+    for k in PANEL_KS:
+        for side in PANEL_SIDES:
+            shapes += [("panels", side, AGAINST, k, AUTO_SPLITS), ("panels", AGAINST, side, k, AUTO_SPLITS)]
     shapes += [("long_k", side, side, LONG_K, AUTO_SPLITS) for side in LONG_K_SIDES]
     for side in SKINNY_SIDES:
         shapes += [("long_k_thin", side, LONGK_MAX_SIDE, LONG_K, AUTO_SPLITS)]
@@ -192,20 +195,25 @@ def cut_rates(squares: list[dict], skinny: list[dict], sms: int) -> dict:
     return {"tile_fmas_per_sm_per_us": round(min(fmas), -2), "edge_bytes_per_us": round(min(streams), -4)}
 
 
-def panel_rows(measurements: list[dict]) -> list[tuple[int, str, str]]:
-    """[(max_small_side, fastest with few rows, fastest with few columns)] per measured side, equal neighbours
-    merged into the larger bound."""
-    by_side: dict[int, dict[str, str]] = {}
+def panel_rows(measurements: list[dict]) -> list[tuple[int | str, int, str, str]]:
+    """[(max_k, max_small_side, fastest with few rows, fastest with few columns)]: per K swept, a row per measured
+    side, equal neighbours merged into the larger bound; a K's rows apply up to halfway (geometrically) to the next
+    K swept, the last K's from there on (INT_MAX)."""
+    by_k: dict[int, dict[int, dict[str, str]]] = {}
     for row in measurements:
-        few_rows = row["M"] <= row["N"]
-        by_side.setdefault(min(row["M"], row["N"]), {})["rows" if few_rows else "columns"] = fastest(row)
-    rows: list[tuple[int, str, str]] = []
-    for side in sorted(by_side):
-        entry = (side, by_side[side]["rows"], by_side[side]["columns"])
-        if rows and rows[-1][1:] == entry[1:]:
-            rows[-1] = entry
-        else:
-            rows.append(entry)
+        orientation = "rows" if row["M"] <= row["N"] else "columns"
+        by_k.setdefault(row["K"], {}).setdefault(min(row["M"], row["N"]), {})[orientation] = fastest(row)
+    ks = sorted(by_k)
+    rows: list[tuple[int | str, int, str, str]] = []
+    for k, following in zip(ks, ks[1:] + [None]):
+        max_k = "INT_MAX" if following is None else int(math.sqrt(k * following))
+        first = len(rows)
+        for side, winners in sorted(by_k[k].items()):
+            entry = (max_k, side, winners["rows"], winners["columns"])
+            if len(rows) > first and rows[-1][2:] == entry[2:]:
+                rows[-1] = entry
+            else:
+                rows.append(entry)
     return rows
 
 
@@ -217,7 +225,7 @@ def tables(measurements: list[dict], sms: int) -> dict:
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk")),
             "longk_min_small_side": skinny_max_side(of("long_k_thin")),  # where skinny beats longk
-            "panels": panel_rows(of("panels")),
+            "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
 
@@ -228,11 +236,13 @@ def render(t: dict) -> str:
         return "".join(f'    {{{bound}, "{config}"}},  // fastest at {", ".join(f"{s}^2" for s in sizes)}{what}\n'
                        for bound, config, sizes in rows)
 
-    panels = "".join(f'    {{{side}, "{few_rows}", "{few_columns}"}},\n' for side, few_rows, few_columns in t["panels"])
+    panels = "".join(f'    {{{max_k}, {side}, "{few_rows}", "{few_columns}"}},\n'
+                     for max_k, side, few_rows, few_columns in t["panels"])
     rates = "".join(f'    {{"{name}", {tflops}}},\n' for name, tflops in t["long_k"]["rates"])
     return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 
 namespace best_table {{
@@ -248,7 +258,8 @@ struct Rate {{
 }};
 
 struct PanelRow {{
-    int max_small_side;       // the row applies to C of up to this many rows or columns (past the previous row's)
+    int max_k;                // the row applies up to this K (past the previous K's rows)
+    int max_small_side;       // and to C of up to this many rows or columns (past the previous row's)
     const char* few_rows;     // the configuration for C of that many rows
     const char* few_columns;  // and for C of that many columns
 }};
@@ -261,7 +272,8 @@ inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 // K up to this: the shortk kernel (fastest at every K up to it, squares of {" and ".join(map(str, SHORTK_SIZES))}).
 inline constexpr int kShortkMaxK = {t["shortk_max_k"]};
 
-// Panels (against {AGAINST} x {AGAINST}, the split-K rule's slices).
+// Panels (against a large side of {AGAINST} at K = {" and ".join(map(str, t["panel_ks"]))}, the split-K rule's slices; each K's rows apply
+// up to halfway, geometrically, to the next K swept).
 inline constexpr PanelRow kPanelRows[] = {{
 {panels}}};
 

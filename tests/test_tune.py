@@ -86,13 +86,27 @@ def test_the_table_leaves_to_skinny_the_small_sides_where_it_beats_longk():
     assert "inline constexpr int kLongkMinSmallSide = 1;" in render(tables(saved["measurements"] + thin, saved["sms"]))
 
 
-def test_panel_rows_merge_sides_with_the_same_winners():
-    def row(M, N, fastest):
-        return {"sweep": "panels", "M": M, "N": N, "K": 4096, "ms": {fastest: 1.0, "slow": 3.0}}
+def panel_row(M, N, fastest, K=4096):
+    return {"sweep": "panels", "M": M, "N": N, "K": K, "ms": {fastest: 1.0, "slow": 3.0}}
 
-    rows = [row(24, 4096, "a"), row(4096, 24, "b"), row(32, 4096, "a"), row(4096, 32, "b"), row(64, 4096, "c"),
-            row(4096, 64, "b")]
-    assert panel_rows(rows) == [(32, "a", "b"), (64, "c", "b")]
+
+def test_panel_rows_merge_sides_with_the_same_winners():
+    rows = [panel_row(24, 4096, "a"), panel_row(4096, 24, "b"), panel_row(32, 4096, "a"), panel_row(4096, 32, "b"),
+            panel_row(64, 4096, "c"), panel_row(4096, 64, "b")]
+    assert panel_rows(rows) == [("INT_MAX", 32, "a", "b"), ("INT_MAX", 64, "c", "b")]
+
+
+def test_panel_rows_per_k_apply_up_to_halfway_to_the_next_k():
+    """Each K keeps its own winners (merged within that K only); a K's rows end halfway, geometrically, to the next
+    K swept, and the last K's rows are open."""
+    rows = [panel_row(32, 4096, "a", K=1024), panel_row(4096, 32, "b", K=1024),
+            panel_row(64, 4096, "a", K=1024), panel_row(4096, 64, "b", K=1024),
+            panel_row(32, 4096, "c", K=4096), panel_row(4096, 32, "b", K=4096),
+            panel_row(64, 4096, "a", K=4096), panel_row(4096, 64, "b", K=4096)]
+    assert panel_rows(rows) == [(2048, 64, "a", "b"), ("INT_MAX", 32, "c", "b"), ("INT_MAX", 64, "a", "b")]
+    text = render({**tables(json.loads(MEASUREMENTS.read_text())["measurements"], 132), "panels": panel_rows(rows),
+                   "panel_ks": [1024, 4096]})
+    assert '{2048, 64, "a", "b"},' in text and '{INT_MAX, 32, "c", "b"},' in text and "at K = 1024 and 4096" in text
 
 
 def test_the_cut_rates_are_the_lowest_of_the_winners_and_of_the_skinny_kernel_on_few_rows():
@@ -111,7 +125,7 @@ def test_the_cut_rates_are_the_lowest_of_the_winners_and_of_the_skinny_kernel_on
 
 def test_the_rendered_file_holds_the_rows_by_name():
     text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "shortk_max_k": 9, "longk_min_small_side": 2,
-                   "panels": [(32, "pipelined 32x128x16", "pipelined 128x32x16")],
+                   "panels": [("INT_MAX", 32, "pipelined 32x128x16", "pipelined 128x32x16")], "panel_ks": [4096],
                    "long_k": {"max_mn_per_sm": 1986, "skinny_max_mn_per_sm": 11, "largest": 512, "skinny_sides": [1, 32],
                               "rates": [("pipelined 64x64x16", 35.92)]},
                    "cut": {"tile_fmas_per_sm_per_us": 141800.0, "edge_bytes_per_us": 2900000.0},
@@ -119,7 +133,7 @@ def test_the_rendered_file_holds_the_rows_by_name():
                    "squares": [(100, "pipelined 64x64x16", [256]), ("INT64_MAX", "tma 128x256x32", [4096])]})
     assert "inline constexpr int kShortkMaxK = 9;" in text and "kLongkMinSmallSide = 2;" in text
     assert "inline constexpr int kSkinnyMaxRows = 12;" in text and "inline constexpr int kSkinnyMaxColumns = 3;" in text
-    assert '{32, "pipelined 32x128x16", "pipelined 128x32x16"},' in text
+    assert '{INT_MAX, 32, "pipelined 32x128x16", "pipelined 128x32x16"},' in text
     assert '{INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32' in text
     assert '{"pipelined 64x64x16", 35.92},' in text and "kLongKSkinnyMaxMnPerSm = 11;" in text
     assert "inline constexpr int kLongKMin = 16384;" in text and "kLongKMaxMnPerSm = 1986;" in text
@@ -143,7 +157,7 @@ def test_every_row_names_a_configuration_of_best():
         names.add(name.value.decode())
     text = TABLE.read_text()
     rows = re.findall(r'\{\w+, "([^"]+)"\}', text)
-    panels = [name for pair in re.findall(r'\{\d+, "([^"]+)", "([^"]+)"\}', text) for name in pair]
+    panels = [name for pair in re.findall(r'\{\w+, \d+, "([^"]+)", "([^"]+)"\}', text) for name in pair]
     rates = re.findall(r'\{"([^"]+)", [0-9.]+\}', text)
     assert rows and panels and rates and set(rows + panels + rates) <= names, set(rows + panels + rates) - names
 

@@ -16,7 +16,8 @@
 // - a very short K (up to kShortkMaxK, where the shortk kernel wins the tuner's sweep): writing C is the cost, and
 //   the shortk kernel streams C out while it computes;
 // - a panel: C with a few dozen to a few hundred rows or columns, where square tiles would be mostly empty: the
-//   panel rows name a tile of a matching height for each range of the small side and each orientation;
+//   panel rows name a tile of a matching height for each range of K, each range of the small side and each
+//   orientation (the tile that streams a long K best can lose at a short one);
 // - otherwise the cost of a tiled GEMM is dominated by (a) the per-tile efficiency of the configuration (bigger
 //   tiles: fewer bytes per FLOP and more FMAs per shared load; bulk tensor copies where the hardware has them) and
 //   (b) wave quantisation and occupancy (a shape that yields fewer tiles than SMs leaves SMs idle; stream-K shares a
@@ -125,11 +126,15 @@ constexpr bool rows_sorted(const best_table::Row (&rows)[kCount]) {
     return true;
 }
 
+// Sorted by K's bound, then within one K by the small side's; the last K's rows open (INT_MAX).
 template <size_t kCount>
 constexpr bool panels_sorted(const best_table::PanelRow (&rows)[kCount]) {
-    for (size_t i = 1; i < kCount; ++i)
-        if (rows[i].max_small_side <= rows[i - 1].max_small_side) return false;
-    return true;
+    for (size_t i = 1; i < kCount; ++i) {
+        if (rows[i].max_k < rows[i - 1].max_k ||
+            (rows[i].max_k == rows[i - 1].max_k && rows[i].max_small_side <= rows[i - 1].max_small_side))
+            return false;
+    }
+    return rows[kCount - 1].max_k == INT_MAX;
 }
 
 static_assert(step_downs_end(), "a step-down chain of best loops");
@@ -260,7 +265,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
         return MM_OK;
     }
     for (int i = 0; i < Tables::kPanelCount; ++i) {
-        if (small_side <= best_table::kPanelRows[i].max_small_side) {
+        if (g.K <= best_table::kPanelRows[i].max_k && small_side <= best_table::kPanelRows[i].max_small_side) {
             const ConfigDesc* config = runnable(g.M <= g.N ? t->panel_rows[i] : t->panel_columns[i], g);
             *choice = {config, splits_for(*config, g, sms)};
             return MM_OK;
