@@ -31,10 +31,16 @@ inline constexpr int kSkinnyMaxColumns = 24;
 // K up to this: the shortk kernel (fastest at every K up to it, squares of 3072 and 6144).
 inline constexpr int kShortkMaxK = 8;
 
-// Panels (against a large side of 4096 at K = 4096, the split-K rule's slices; each K's rows apply
+// Panels (against a large side of 4096 at K = 1024 and 4096, the split-K rule's slices; each K's rows apply
 // up to halfway, geometrically, to the next K swept).
 inline constexpr PanelRow kPanelRows[] = {
-    {INT_MAX, 32, "pipelined 32x128x16", "tma 128x64x32"},
+    {2048, 32, "pipelined 32x128x16", "pipelined 128x32x16"},
+    {2048, 96, "pipelined 32x128x16", "tma 128x64x32"},
+    {2048, 128, "tma 128x64x32", "tma 128x64x32"},
+    {2048, 192, "pipelined 64x128x16", "pipelined 128x64x16"},
+    {2048, 256, "pipelined 128x256x16", "pipelined 128x256x16"},
+    {INT_MAX, 24, "pipelined 32x128x16", "tma 128x64x32"},
+    {INT_MAX, 32, "pipelined 32x128x16", "pipelined 128x32x16"},
     {INT_MAX, 64, "pipelined 64x128x16", "tma 128x64x32"},
     {INT_MAX, 96, "pipelined 32x128x16", "tma 128x128x16"},
     {INT_MAX, 128, "pipelined 128x256x16", "tma 128x128x16"},
@@ -51,20 +57,20 @@ inline constexpr int64_t kLongKMaxMnPerSm = 1986;
 inline constexpr int64_t kLongKSkinnyMaxMnPerSm = 11;
 
 inline constexpr Rate kLongKRates[] = {
-    {"pipelined 128x256x16", 48.68},
-    {"pipelined 128x128x16", 39.89},
-    {"pipelined 128x64x16", 40.85},
-    {"pipelined 64x64x16", 35.85},
-    {"tma 128x256x32", 46.36},
-    {"tma 128x128x16", 47.14},
-    {"tma 128x64x32", 43.45},
-    {"tma 128x256x32 k16", 50.23},
+    {"pipelined 128x256x16", 48.93},
+    {"pipelined 128x128x16", 40.05},
+    {"pipelined 128x64x16", 40.98},
+    {"pipelined 64x64x16", 36.05},
+    {"tma 128x256x32", 46.5},
+    {"tma 128x128x16", 47.44},
+    {"tma 128x64x32", 43.79},
+    {"tma 128x256x32 k16", 50.53},
     {"streamk 128x256x32", 12.32},
-    {"streamk 128x128x16", 13.52},
+    {"streamk 128x128x16", 13.51},
     {"streamk 128x256x32 tail3", 9.75},
-    {"pipelined 32x128x16", 38.34},
-    {"pipelined 128x32x16", 28.87},
-    {"pipelined 64x128x16", 43.84},
+    {"pipelined 32x128x16", 38.42},
+    {"pipelined 128x32x16", 28.74},
+    {"pipelined 64x128x16", 44.01},
 };
 
 // A long K over a C that one longk tile covers (both sides up to 32): the skinny kernel where C's smaller side is
@@ -74,8 +80,8 @@ inline constexpr int kLongkMinSmallSide = 8;
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.
-inline constexpr double kCutTileFmasPerSmPerUs = 141700;
-inline constexpr double kCutEdgeBytesPerUs = 2920000;
+inline constexpr double kCutTileFmasPerSmPerUs = 142800;
+inline constexpr double kCutEdgeBytesPerUs = 2910000;
 
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
@@ -83,7 +89,9 @@ inline constexpr int kShortKMax = 128;
 inline constexpr Row kShortKRows[] = {
     {15887, "pipelined 32x128x16"},  // fastest at 1024^2, K = 32
     {47662, "pipelined 128x256x16"},  // fastest at 2048^2, K = 32
-    {INT64_MAX, "pipelined 64x128x16"},  // fastest at 3072^2, 4096^2, 6144^2, 8192^2, K = 32
+    {95325, "pipelined 64x64x16"},  // fastest at 3072^2, K = 32
+    {381300, "pipelined 64x128x16"},  // fastest at 4096^2, 6144^2, K = 32
+    {INT64_MAX, "pipelined 128x64x16"},  // fastest at 8192^2, K = 32
 };
 
 inline constexpr Row kRows[] = {
