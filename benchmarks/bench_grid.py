@@ -1,4 +1,4 @@
-"""The shape grid (matmul_opt.shape_grid): `best` and cuBLAS on 48 shapes in six classes, with each shape's
+"""The shape grid (matmul_opt.shape_grid): `best`, the dispatchers per accuracy and cuBLAS on 48 shapes in six classes, with each shape's
 roofline. Its own suite, apart from bench_kernels.Sgemm, so that the history of Sgemm's shapes stays comparable.
 
 Measurements are shared between tracks through the run's cache directory, as in bench_kernels (its docstring says
@@ -14,7 +14,9 @@ except ImportError:  # imported as a top-level module
 import matmul_opt  # noqa: E402
 from matmul_opt.shape_grid import GRID, roofline_ms  # noqa: E402
 
-KERNELS = ["best", BASELINE]
+# best and cuBLAS fp32, and the dispatchers per accuracy beside cuBLAS TF32 (best_fp32_accurate's baseline is
+# cuBLAS fp32).
+KERNELS = ["best", BASELINE, "best_tf32", "best_fp32_accurate", "cublas_tf32"]
 SHAPES = {f"{shape.klass}:{shape.name}": shape for shape in GRID}
 
 

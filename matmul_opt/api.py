@@ -145,18 +145,45 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     return host_path.run(kernel, A, B, out, alpha, beta, stream)
 
 
-def matmul(A, B, *, kernel: str = "best"):
-    """A @ B with the named kernel (best by default), as run(kernel, A, B) computes it.
+# Accuracies by the names PyTorch (torch.set_float32_matmul_precision) and JAX (jax.lax.Precision, the `precision`
+# argument) give them, and the registered dispatcher that gives each one fastest per shape. "highest" is fp32
+# accuracy (PyTorch: fp32 arithmetic; JAX HIGHEST: fp32, or passes of a narrower type that keep it), by any
+# arithmetic: best_fp32_accurate. "high" allows TF32 (PyTorch: TF32 or three bfloat16 passes; JAX HIGH: TF32 on
+# NVIDIA GPUs), and so do "medium" (PyTorch: bfloat16) and "default" (JAX DEFAULT), since TF32 is the least precise
+# arithmetic here: best_tf32. IEEE fp32 multiply-adds in every product, as NumPy and cuBLAS compute: kernel="best".
+PRECISIONS = {"highest": "best_fp32_accurate", "high": "best_tf32", "medium": "best_tf32", "default": "best_tf32"}
+
+
+def precision_kernel(precision) -> str:
+    """The dispatcher of a precision name (any case) or a jax.lax.Precision member (by its name)."""
+    name = getattr(precision, "name", precision)
+    kernel = PRECISIONS.get(name.lower()) if isinstance(name, str) else None
+    if kernel is None:
+        raise ValueError(f"unknown precision {precision!r}: expected one of {', '.join(map(repr, PRECISIONS))} "
+                         "(PyTorch's and JAX's names), or pass kernel= to name a kernel")
+    return kernel
+
+
+def matmul(A, B, out=None, *, precision=None, kernel: str | None = None):
+    """A @ B at the accuracy asked for, with the fastest kernel per shape that keeps it: precision "highest" (the
+    default: fp32 accuracy), "high", "medium" or "default" (TF32 allowed), as PyTorch and JAX name them (PRECISIONS
+    says which kernel each picks and why); or with the kernel named by kernel= instead. out= receives the result,
+    as run() writes it. NumPy and GPU arrays alike.
 
     PyTorch tensors go through the PyTorch operator `matmul_opt::mm` (matmul_opt.torch_op): on tensors that require
     grad it records a backward that computes both gradients with the same kernel, and torch.compile traces a model
-    that calls matmul() without a graph break. Every other operand goes to run(); PyTorch is never imported for them.
+    that calls matmul() without a graph break (without out=, which PyTorch does not differentiate either). Every
+    other operand goes to run(); PyTorch is never imported for them.
     """
-    if not isinstance(A, np.ndarray) and type(A).__module__.split(".")[0] == "torch":
+    if kernel is not None and precision is not None:
+        raise ValueError(f"pass precision= ({precision!r}) or kernel= ({kernel!r}), not both")
+    if kernel is None:
+        kernel = precision_kernel("highest" if precision is None else precision)
+    if out is None and not isinstance(A, np.ndarray) and type(A).__module__.split(".")[0] == "torch":
         from . import torch_op  # PyTorch is imported only once a tensor has come
 
         return torch_op.product(A, B, kernel)
-    return run(kernel, A, B)
+    return run(kernel, A, B, out)
 
 
 def benchmark(kernel: str, M: int, N: int, K: int, warmup: int = 3, repetitions: int = 10) -> BenchmarkResult:

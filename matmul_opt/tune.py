@@ -25,6 +25,13 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 - short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
   (kRows). Each bound lies halfway (geometrically) between the per-SM sizes where the winner changes.
+The same run tunes the dispatchers per accuracy (cuda/kernels/by_precision.cu, precision_table.h): best_tf32 and
+best_fp32_accurate run their tensor-core kernel from an arithmetic intensity (FLOPs per byte of the roofline) up.
+The precision sweep times best and each class's tensor-core kernel on panels, squares, short-K and long-K shapes,
+and the threshold is the one whose choices lose the least time against the faster kernel at every shape (sum of
+log ratios), set halfway (geometrically) between the neighbouring intensities. best_fp32_accurate also needs a K
+from which wgmma_3xtf32's error was within matmul_opt.accuracy.FP32_ACCURATE_CONTRACT at every larger K measured
+(256 x K x 256, both input kinds, against cuBLAS fp32).
 The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
 fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
 sweep's C of 1 to 4 rows or columns, each the lowest the sweep measured.
@@ -40,10 +47,15 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from ._library import check, library
+from .accuracy import FP32_ACCURATE_CONTRACT
 from .api import benchmark, device_info
+from .report import accuracy_over_k
 
 TABLE = Path(__file__).resolve().parent.parent / "cuda" / "kernels" / "best_table.h"
+PRECISION_TABLE = TABLE.with_name("precision_table.h")
 SIZES = [256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192]
 SHORT_K_SIZES = [1024, 2048, 3072, 4096, 6144, 8192]
 SHORT_K = 32
@@ -65,6 +77,18 @@ CUT_MIN_SQUARE = 1024  # the ragged-edge rule's tile rate: squares from here up,
 CUT_EDGE_SIDE = 4  # its edge rate: the skinny sweep's C of up to this many rows or columns (an edge holds a few)
 AGAINST = 4096  # the large side and K of the skinny and panel sweeps
 AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
+# The precision sweep: each class's tensor-core kernel against best, on shapes from memory-bound to compute-bound.
+TENSOR_KERNELS = {"tf32": "wgmma_tf32", "fp32_accurate": "wgmma_3xtf32"}
+PRECISION_PANEL_SIDES = (16, 48, 96, 192, 384)
+PRECISION_SQUARES = (768, 1536, 3072)
+PRECISION_SHORT_KS = (16, 32, 64, 128, 256)
+PRECISION_LONG_K_SIDES = (64, 128, 256, 512)
+PRECISION_SHAPES = ([(side, AGAINST, AGAINST) for side in PRECISION_PANEL_SIDES]
+                    + [(n, n, n) for n in PRECISION_SQUARES]
+                    + [(AGAINST, AGAINST, k) for k in PRECISION_SHORT_KS]
+                    + [(side, side, LONG_K) for side in PRECISION_LONG_K_SIDES])
+PRECISION_ACCURACY_KS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536)
+ACCURACY_BASELINE = "cublas"
 
 
 def config_names() -> list[str]:
@@ -124,7 +148,19 @@ def measure(repetitions: int) -> list[dict]:
             rows.append({"sweep": sweep, "M": M, "N": N, "K": K, "ms": times})
     finally:
         check(lib.mm_best_force(-1, 1))
+    for M, N, K in PRECISION_SHAPES:
+        times = {}
+        for name in ("best", *TENSOR_KERNELS.values()):
+            print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
+            times[name] = benchmark(name, M, N, K, warmup=2, repetitions=repetitions).ms
+        rows.append({"sweep": "precision", "M": M, "N": N, "K": K, "ms": times})
     return rows
+
+
+def measure_accuracy() -> dict[str, dict[str, dict[int, float]]]:
+    """The fp32-accurate tensor-core kernel's and cuBLAS fp32's errors over K (report.accuracy_over_k)."""
+    return accuracy_over_k([TENSOR_KERNELS["fp32_accurate"], ACCURACY_BASELINE], PRECISION_ACCURACY_KS,
+                           np.random.default_rng())
 
 
 def fastest(row: dict) -> str:
@@ -217,8 +253,52 @@ def panel_rows(measurements: list[dict]) -> list[tuple[int | str, int, str, str]
     return rows
 
 
-def tables(measurements: list[dict], sms: int) -> dict:
-    """Every table of best_table.h from the sweeps' measurements."""
+def flops_per_byte(row: dict) -> float:
+    """2MNK over the 4(MK + KN + MN) bytes of the roofline (by_precision.cu's feature)."""
+    M, N, K = row["M"], row["N"], row["K"]
+    return 2 * M * N * K / (4 * (M * K + K * N + M * N))
+
+
+def min_flops_per_byte(measurements: list[dict], tensor: str) -> float:
+    """The intensity from which `tensor` runs instead of best: of the thresholds between the measured intensities
+    (halfway, geometrically; below all of them; past all of them, inf), the one whose choices lose the least time
+    against the faster of the two (sum of log ratios); inf without measurements."""
+    rows = sorted(measurements, key=flops_per_byte)
+    if not rows:
+        return math.inf
+    levels = [flops_per_byte(row) for row in rows]
+    thresholds = ([levels[0] / 2] + [math.sqrt(a * b) for a, b in zip(levels, levels[1:])] + [math.inf])
+
+    def loss(threshold):
+        return sum(math.log(row["ms"][tensor if level >= threshold else "best"] / min(row["ms"]["best"],
+                                                                                      row["ms"][tensor]))
+                   for row, level in zip(rows, levels))
+    return min(thresholds, key=loss)
+
+
+def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]]) -> int | str:
+    """The least K measured from which the fp32-accurate tensor-core kernel's error is within FP32_ACCURATE_CONTRACT
+    of cuBLAS fp32's at every larger K measured, on every input kind; INT_MAX where the largest K fails or nothing
+    was measured."""
+    kernel = TENSOR_KERNELS["fp32_accurate"]
+    least: int | str = "INT_MAX"
+    for k in sorted({k for by_kernel in accuracy.values() for k in by_kernel[kernel]}, reverse=True):
+        if not all(by_kernel[kernel][k] <= FP32_ACCURATE_CONTRACT[kind] * by_kernel[ACCURACY_BASELINE][k]
+                   for kind, by_kernel in accuracy.items()):
+            break
+        least = k
+    return least
+
+
+def integer_ks(accuracy: dict) -> dict[str, dict[str, dict[int, float]]]:
+    """Accuracy measurements with their K as integers (JSON keeps them as strings)."""
+    return {kind: {name: {int(k): error for k, error in by_k.items()} for name, by_k in by_kernel.items()}
+            for kind, by_kernel in accuracy.items()}
+
+
+def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> dict:
+    """Every table of best_table.h and precision_table.h from the sweeps' measurements (and the accuracy sweep's,
+    {input kind: {kernel: {K: error}}})."""
     of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
     skinny = of("skinny")
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
@@ -227,7 +307,9 @@ def tables(measurements: list[dict], sms: int) -> dict:
             "longk_min_small_side": skinny_max_side(of("long_k_thin")),  # where skinny beats longk
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
-            "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms)}
+            "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms),
+            "precision": {cls: min_flops_per_byte(of("precision"), kernel) for cls, kernel in TENSOR_KERNELS.items()},
+            "accurate_min_k": accurate_min_k(integer_ks(accuracy or {}))}
 
 
 def render(t: dict) -> str:
@@ -311,6 +393,36 @@ inline constexpr Row kRows[] = {{
 """
 
 
+def render_precision(t: dict) -> str:
+    """The whole of precision_table.h for these tables."""
+    def bound(value):
+        return "INFINITY" if math.isinf(value) else f"{value:.1f}"
+
+    def listed(values):
+        return ", ".join(map(str, values))
+    return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
+#pragma once
+
+#include <climits>
+#include <cmath>
+
+namespace precision_table {{
+
+// The arithmetic intensity (2MNK FLOPs over 4(MK + KN + MN) bytes) from which each class's tensor-core kernel runs
+// instead of best: the threshold that lost the least time against the faster of the two over the precision sweep
+// (C of {listed(PRECISION_PANEL_SIDES)} rows against {AGAINST} x {AGAINST}; cubes of {listed(PRECISION_SQUARES)};
+// {AGAINST}^2 at K = {listed(PRECISION_SHORT_KS)}; squares of {listed(PRECISION_LONG_K_SIDES)} at K = {LONG_K}); INFINITY: never.
+inline constexpr double kTf32MinFlopsPerByte = {bound(t["precision"]["tf32"])};
+inline constexpr double kFp32AccurateMinFlopsPerByte = {bound(t["precision"]["fp32_accurate"])};
+
+// The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
+// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none).
+inline constexpr int kFp32AccurateMinK = {t["accurate_min_k"]};
+
+}}  // namespace precision_table
+"""
+
+
 def print_timings(device: str, sms: int, measurements: list[dict]) -> None:
     kernels = (SKINNY_NAME, SHORTK_NAME, LONGK_NAME)  # after the tiles
     names = sorted({name for row in measurements for name in row["ms"]}, key=lambda n: (n in kernels, n))
@@ -331,7 +443,8 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefa
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m matmul_opt.tune", description=__doc__, formatter_class=_HelpFormatter)
     parser.add_argument("--repetitions", type=int, default=5, help="timed rounds per configuration and shape (median)")
-    parser.add_argument("--write", action="store_true", help=f"rewrite {TABLE.name} (in a checkout only)")
+    parser.add_argument("--write", action="store_true",
+                        help=f"rewrite {TABLE.name} and {PRECISION_TABLE.name} (in a checkout only)")
     parser.add_argument("--json", metavar="FILE", help="also write the raw timings to FILE")
     parser.add_argument("--from-json", metavar="FILE", help="take the timings from FILE (a --json output) instead")
     args = parser.parse_args(argv)
@@ -343,6 +456,7 @@ def main(argv=None) -> int:
     if args.from_json:
         saved = json.loads(Path(args.from_json).read_text())
         device, sms, measurements = saved["device"], saved["sms"], saved["measurements"]
+        accuracy = saved.get("accuracy", {})
     else:
         try:
             info = device_info()
@@ -350,14 +464,19 @@ def main(argv=None) -> int:
             print(f"matmul_opt.tune: cannot measure without a usable GPU: {exc}", file=sys.stderr)
             return 2
         device, sms, measurements = info.name, info.sm_count, measure(args.repetitions)
+        accuracy = measure_accuracy()
     print_timings(device, sms, measurements)
-    table = render(tables(measurements, sms))
+    t = tables(measurements, sms, accuracy)
+    table, precision_table = render(t), render_precision(t)
     print(table)
+    print(precision_table)
     if args.json:
-        Path(args.json).write_text(json.dumps({"device": device, "sms": sms, "measurements": measurements}, indent=1))
+        Path(args.json).write_text(json.dumps({"device": device, "sms": sms, "measurements": measurements,
+                                                  "accuracy": accuracy}, indent=1))
     if args.write:
         TABLE.write_text(table)
-        print(f"rewrote {TABLE}; rebuild with `invoke build`")
+        PRECISION_TABLE.write_text(precision_table)
+        print(f"rewrote {TABLE} and {PRECISION_TABLE.name}; rebuild with `invoke build`")
     return 0
 
 

@@ -403,3 +403,33 @@ def test_relative_error_measures_against_the_products_when_the_sum_cancels():
     assert relative_error(rounded, reference, error_scale(A, B)) <= bound
     assert relative_error(wrong, reference, error_scale(A, B)) > 100 * bound
     assert np.isnan(relative_error(np.full((1, 1), np.nan, dtype=np.float32), reference, error_scale(A, B)))
+
+
+class _JaxLikePrecision:
+    """What jax.lax.Precision members look like to matmul(): an object whose .name is the precision's."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+@pytest.mark.parametrize("precision, kernel", [("highest", "best_fp32_accurate"), ("HIGH", "best_tf32"),
+                                               ("medium", "best_tf32"), (_JaxLikePrecision("DEFAULT"), "best_tf32"),
+                                               (_JaxLikePrecision("HIGHEST"), "best_fp32_accurate")])
+def test_precision_names_map_to_the_registered_dispatcher_of_their_class(precision, kernel):
+    assert matmul_opt.api.precision_kernel(precision) == kernel
+    arithmetic = {info.name: info.arithmetic for info in matmul_opt.kernels()}
+    assert arithmetic[kernel] == ("fp32_tensor" if kernel == "best_fp32_accurate" else "tf32")
+
+
+@pytest.mark.parametrize("precision", ["fastest", "", 32, object()])
+def test_an_unknown_precision_is_refused_with_the_names(precision):
+    with pytest.raises(ValueError, match="unknown precision.*'highest'.*kernel="):
+        matmul_opt.api.precision_kernel(precision)
+
+
+def test_matmul_refuses_a_precision_and_a_kernel_together_before_the_gpu_is_touched():
+    A, B = good_pair(np.random.default_rng(5))
+    with pytest.raises(ValueError, match="precision=.*or kernel=.*not both"):
+        matmul_opt.matmul(A, B, precision="high", kernel="best")
+    with pytest.raises(ValueError, match="unknown precision 'bf16'"):
+        matmul_opt.matmul(A, B, precision="bf16")

@@ -47,6 +47,22 @@ def test_both_gradients_match_a_float64_reference(shape, layout_a, layout_b, ent
     assert relative_error(b_base.grad, b64.grad) <= tolerance("fp32", M), "dB"
 
 
+@pytest.mark.parametrize("precision, arithmetic", [("high", "tf32"), ("highest", "fp32_tensor")])
+def test_a_precision_reaches_the_operator_and_both_gradients(precision, arithmetic):
+    """The dispatcher of the precision computes the product and both gradients (on a compute-bound shape, where
+    best_tf32 runs on tensor cores wherever the table says so)."""
+    generator = torch.Generator(device="cuda").manual_seed(23)
+    a = (torch.rand(1024, 768, device="cuda", generator=generator) * 2 - 1).requires_grad_()
+    b = (torch.rand(768, 640, device="cuda", generator=generator) * 2 - 1).requires_grad_()
+    C = matmul_opt.matmul(a, b, precision=precision)
+    C.sum().backward()
+    a64, b64 = (t.detach().double().requires_grad_() for t in (a, b))
+    (a64 @ b64).sum().backward()
+    assert relative_error(C.detach(), a64.detach() @ b64.detach()) <= tolerance(arithmetic, 768)
+    assert relative_error(a.grad, a64.grad) <= tolerance(arithmetic, 640), "dA"
+    assert relative_error(b.grad, b64.grad) <= tolerance(arithmetic, 1024), "dB"
+
+
 def test_only_the_operand_that_requires_grad_gets_one():
     generator = torch.Generator(device="cuda").manual_seed(7)
     a = (torch.rand(64, 32, device="cuda", generator=generator) * 2 - 1).requires_grad_()

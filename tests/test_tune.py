@@ -1,11 +1,14 @@
 """CPU tier: the table generator of `best` turns measurements into the whole of best_table.h, every row of which
-names a configuration the library has."""
+names a configuration the library has, and into precision_table.h (the dispatchers per accuracy)."""
 import ctypes
 import json
 import re
 from pathlib import Path
 
+import pytest
+
 from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
+from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT
 from matmul_opt.tune import (TABLE, candidate, cut_rates, long_k_rule, panel_rows, render, shortk_max_k,
                              skinny_max_side, sweeps, table_rows, tables)
 
@@ -195,3 +198,50 @@ def test_without_the_library_the_tuner_says_so_in_one_line_and_exits_2(monkeypat
     assert tune.main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invoke build" in err
+
+
+def precision_row(M, N, K, best_ms, tensor_ms):
+    return {"sweep": "precision", "M": M, "N": N, "K": K, "ms": {"best": best_ms, "wgmma_tf32": tensor_ms}}
+
+
+def test_the_intensity_threshold_loses_the_least_time_and_lies_between_the_measured_intensities():
+    # Intensities of about 16, 31 and 114 FLOPs per byte, the tensor-core kernel faster from 31 up: the threshold
+    # lies halfway, geometrically, between 16 and 31.
+    rows = [precision_row(64, 64, 2**30, 1.0, 3.0), precision_row(4096, 4096, 64, 1.0, 0.5),
+            precision_row(4096, 4096, 256, 4.0, 1.0)]
+    levels = [tune.flops_per_byte(row) for row in rows]
+    assert levels[0] < levels[1] < levels[2]
+    assert tune.min_flops_per_byte(rows, "wgmma_tf32") == pytest.approx((levels[0] * levels[1]) ** 0.5)
+    # Slower everywhere: never (inf); faster everywhere: below the least intensity; nothing measured: never.
+    assert tune.min_flops_per_byte([precision_row(64, 64, 4096, 1.0, 2.0)], "wgmma_tf32") == float("inf")
+    assert tune.min_flops_per_byte([precision_row(64, 64, 4096, 2.0, 1.0)], "wgmma_tf32") < tune.flops_per_byte(
+        precision_row(64, 64, 4096, 2.0, 1.0))
+    assert tune.min_flops_per_byte([], "wgmma_tf32") == float("inf")
+
+
+def test_the_accurate_min_k_is_the_least_k_from_which_every_larger_k_keeps_the_contract():
+    def errors(ratios):
+        return {"wgmma_3xtf32": {k: r * 1e-7 for k, r in ratios.items()}, "cublas": {k: 1e-7 for k in ratios}}
+
+    uniform = errors({4: 0.9, 16: 1.5, 64: 0.9, 256: 0.8, 1024: 0.7})
+    spread = errors({4: 3.0, 16: 2.5, 64: 1.9, 256: 1.8, 1024: 1.2})
+    kinds = list(FP32_ACCURATE_CONTRACT)
+    assert tune.accurate_min_k({kinds[0]: uniform, kinds[1]: spread}) == 64  # 16 fails uniform's 1.0x
+    assert tune.accurate_min_k({kinds[0]: uniform, kinds[1]: errors({4: 1, 16: 1, 64: 1, 256: 1, 1024: 2.1})}) == \
+        "INT_MAX"
+    assert tune.accurate_min_k({}) == "INT_MAX"
+    json_keys = {kind: {name: {str(k): e for k, e in by_k.items()} for name, by_k in by_kernel.items()}
+                 for kind, by_kernel in {kinds[0]: uniform, kinds[1]: spread}.items()}
+    assert tune.accurate_min_k(tune.integer_ks(json_keys)) == 64
+
+
+def test_the_precision_table_holds_the_thresholds():
+    text = tune.render_precision({"precision": {"tf32": 17.25, "fp32_accurate": float("inf")}, "accurate_min_k": 256})
+    assert "kTf32MinFlopsPerByte = 17.2;" in text or "kTf32MinFlopsPerByte = 17.3;" in text
+    assert "kFp32AccurateMinFlopsPerByte = INFINITY;" in text and "kFp32AccurateMinK = 256;" in text
+
+
+def test_the_committed_precision_table_is_the_one_the_committed_measurements_give():
+    saved = json.loads(MEASUREMENTS.read_text())
+    t = tables(saved["measurements"], saved["sms"], saved.get("accuracy"))
+    assert tune.PRECISION_TABLE.read_text() == tune.render_precision(t)

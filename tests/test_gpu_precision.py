@@ -1,0 +1,61 @@
+"""GPU tier: the dispatchers per accuracy (best_tf32, best_fp32_accurate; cuda/kernels/by_precision.cu) run the
+kernel their table names for the shape, which shows in results bitwise equal to that kernel's on the same inputs:
+the tensor-core kernel from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below; and
+matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
+determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import matmul_opt
+from matmul_opt import tune
+from matmul_opt.accuracy import relative_error, tolerance, uniform
+
+pytestmark = pytest.mark.gpu
+
+TABLE = (Path(__file__).resolve().parent.parent / "cuda" / "kernels" / "precision_table.h").read_text()
+
+
+def constant(name):
+    value = re.search(rf"{name} = ([^;]+);", TABLE).group(1)
+    return {"INFINITY": float("inf"), "INT_MAX": 2**31 - 1}.get(value) or float(value)
+
+
+DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), 1),
+               "best_fp32_accurate": ("wgmma_3xtf32", constant("kFp32AccurateMinFlopsPerByte"),
+                                      constant("kFp32AccurateMinK"))}
+# From memory-bound to compute-bound, and K from short to long.
+SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048)]
+
+
+def expected_kernel(dispatcher, M, N, K):
+    tensor, min_intensity, min_k = DISPATCHERS[dispatcher]
+    on_tensor_cores = K >= min_k and tune.flops_per_byte({"M": M, "N": N, "K": K}) >= min_intensity
+    return tensor if on_tensor_cores and matmul_opt.kernel_available(tensor) else "best"
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dispatcher", DISPATCHERS)
+def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
+    M, N, K = shape
+    rng = np.random.default_rng(M + N + K)
+    A, B = uniform(rng, (M, K)), uniform(rng, (K, N))
+    C = matmul_opt.run(dispatcher, A, B)
+    chosen = expected_kernel(dispatcher, M, N, K)
+    np.testing.assert_array_equal(C, matmul_opt.run(chosen, A, B), err_msg=f"{dispatcher} did not run {chosen}")
+    arithmetic = {info.name: info.arithmetic for info in matmul_opt.kernels()}[dispatcher]
+    assert relative_error(C, A.astype(np.float64) @ B) <= tolerance(arithmetic, K)
+
+
+def test_matmul_picks_the_dispatcher_of_the_precision():
+    rng = np.random.default_rng(3)
+    A, B = uniform(rng, (700, 900)), uniform(rng, (900, 500))
+    for precision, dispatcher in (("highest", "best_fp32_accurate"), (None, "best_fp32_accurate"),
+                                  ("high", "best_tf32"), ("medium", "best_tf32")):
+        np.testing.assert_array_equal(matmul_opt.matmul(A, B, precision=precision),
+                                      matmul_opt.run(dispatcher, A, B), err_msg=str(precision))
+    out = np.full((700, 500), np.nan, dtype=np.float32)
+    assert matmul_opt.matmul(A, B, out, kernel="best") is out
+    np.testing.assert_array_equal(out, matmul_opt.run("best", A, B))
