@@ -3,7 +3,7 @@
 # best is rebuilt and the library relinked (the other objects come built from this machine's nvcc 13.0, in build/);
 # the table is committed here on a branch `tuned` and sent back as a bundle; then the shape grid's report, the GPU
 # tests of the grid and of the tuner, the asv run of that commit (kernel times of the grid and Sgemm), and last the
-# tensor-core kernels over the grid (docs/experiments/2026-12-02-tensor-grid/run.sh).
+# tensor-core kernels over the grid (docs/experiments/2026-12-02-precision-dispatch/tensor_grid.sh).
 export OUT=${OUT:-/tmp/out}
 R=results/latest
 source tools/device_env.sh
@@ -26,4 +26,4 @@ tar czf $OUT/results.tgz $R
 M=$(python3 -m benchmarks.machine)
 step asv bash -c "timeout 250 python3 -m asv run --python=same --set-commit-hash=$(git rev-parse HEAD) --machine $M --bench 'bench_grid.GridSgemm.track_kernel_ms|bench_kernels.Sgemm.track_kernel_ms' > $R/asv-run.log 2>&1; tail -3 $R/asv-run.log"
 tar czf $OUT/results.tgz $R results/asv
-step tensor-grid bash docs/experiments/2026-12-02-tensor-grid/run.sh
+step tensor-grid bash docs/experiments/2026-12-02-precision-dispatch/tensor_grid.sh
