@@ -10,11 +10,11 @@ namespace precision_table {
 // instead of best: the threshold that lost the least time against the faster of the two over the precision sweep
 // (C of 16, 48, 96, 192, 384 rows against 4096 x 4096; cubes of 768, 1536, 3072;
 // 4096^2 at K = 16, 32, 64, 128, 256; squares of 64, 128, 256, 512 at K = 131072); INFINITY: never.
-inline constexpr double kTf32MinFlopsPerByte = INFINITY;
-inline constexpr double kFp32AccurateMinFlopsPerByte = INFINITY;
+inline constexpr double kTf32MinFlopsPerByte = 19.4;
+inline constexpr double kFp32AccurateMinFlopsPerByte = 52.6;
 
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
 // (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none).
-inline constexpr int kFp32AccurateMinK = INT_MAX;
+inline constexpr int kFp32AccurateMinK = 128;
 
 }  // namespace precision_table
