@@ -1,7 +1,8 @@
 """GPU tier: the dispatchers per accuracy (best_tf32, best_fp32_accurate; cuda/kernels/by_precision.cu) run the
-kernel their table names for the shape, which shows in results bitwise equal to that kernel's on the same inputs:
-the tensor-core kernel from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below; and
-matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
+kernel their table names for the shape, which shows in results bitwise equal to that kernel's on the same inputs
+(on GPU arrays: the host path multiplies panels of rows, each dispatched on its own shape): the tensor-core kernel
+from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below; and matmul(precision=) reaches
+them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
 determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
 import re
 from pathlib import Path
@@ -39,12 +40,15 @@ def expected_kernel(dispatcher, M, N, K):
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("dispatcher", DISPATCHERS)
 def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
+    torch = pytest.importorskip("torch")
     M, N, K = shape
     rng = np.random.default_rng(M + N + K)
     A, B = uniform(rng, (M, K)), uniform(rng, (K, N))
-    C = matmul_opt.run(dispatcher, A, B)
+    a, b = torch.from_numpy(A).cuda(), torch.from_numpy(B).cuda()
+    C = matmul_opt.run(dispatcher, a, b).cpu().numpy()
     chosen = expected_kernel(dispatcher, M, N, K)
-    np.testing.assert_array_equal(C, matmul_opt.run(chosen, A, B), err_msg=f"{dispatcher} did not run {chosen}")
+    np.testing.assert_array_equal(C, matmul_opt.run(chosen, a, b).cpu().numpy(),
+                                  err_msg=f"{dispatcher} did not run {chosen}")
     arithmetic = {info.name: info.arithmetic for info in matmul_opt.kernels()}[dispatcher]
     assert relative_error(C, A.astype(np.float64) @ B) <= tolerance(arithmetic, K)
 
