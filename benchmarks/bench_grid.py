@@ -1,5 +1,6 @@
-"""The shape grid (matmul_opt.shape_grid): `best`, the dispatchers per accuracy and cuBLAS on 48 shapes in six classes, with each shape's
-roofline. Its own suite, apart from bench_kernels.Sgemm, so that the history of Sgemm's shapes stays comparable.
+"""The shape grid (matmul_opt.shape_grid): `best`, the dispatchers per accuracy and cuBLAS on 48 shapes in six
+classes, with each shape's roofline. Its own suite, apart from bench_kernels.Sgemm, so that the history of Sgemm's
+shapes stays comparable.
 
 Measurements are shared between tracks through the run's cache directory, as in bench_kernels (its docstring says
 how); setup_cache also measures the HBM read bandwidth once per run, which the roofline track divides by.

@@ -64,6 +64,6 @@ def log_uniform(rng: np.random.Generator, shape) -> np.ndarray:
 INPUT_KINDS = {"uniform [-1, 1]": uniform, "magnitudes 2^-40 .. 2^40": log_uniform}
 
 
-# The fp32-accurate class's contract (issue 33): its error at most this many times cuBLAS fp32's on the same inputs,
+# The fp32-accurate class's contract: its error at most this many times cuBLAS fp32's on the same inputs,
 # per input kind, at every K.
 FP32_ACCURATE_CONTRACT = {"uniform [-1, 1]": 1.0, "magnitudes 2^-40 .. 2^40": 2.0}

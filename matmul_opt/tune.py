@@ -53,6 +53,7 @@ from ._library import check, library
 from .accuracy import FP32_ACCURATE_CONTRACT
 from .api import benchmark, device_info
 from .report import accuracy_over_k
+from .shape_grid import bytes_moved, flops
 
 TABLE = Path(__file__).resolve().parent.parent / "cuda" / "kernels" / "best_table.h"
 PRECISION_TABLE = TABLE.with_name("precision_table.h")
@@ -254,9 +255,8 @@ def panel_rows(measurements: list[dict]) -> list[tuple[int | str, int, str, str]
 
 
 def flops_per_byte(row: dict) -> float:
-    """2MNK over the 4(MK + KN + MN) bytes of the roofline (by_precision.cu's feature)."""
-    M, N, K = row["M"], row["N"], row["K"]
-    return 2 * M * N * K / (4 * (M * K + K * N + M * N))
+    """The roofline's FLOPs over its bytes (by_precision.cu's feature)."""
+    return flops(row["M"], row["N"], row["K"]) / bytes_moved(row["M"], row["N"], row["K"])
 
 
 def min_flops_per_byte(measurements: list[dict], tensor: str) -> float:

@@ -4,7 +4,11 @@
 # the other machine's Python, e.g. `--python-version 3.12 --only-binary=:all:`). It restores the repository's history
 # from .gitcarry/repo.bundle (`git bundle create .gitcarry/repo.bundle HEAD main`; asv records commits from it),
 # makes Python unbuffered, and defines `step NAME COMMAND...`, which runs a command and prints its exit status and
-# seconds.
+# seconds; `compile_objects SOURCE...` (sources under cuda/ into their objects under build/, with the Makefile's
+# flags for sm_90; not the *_sm90a.cu sources, which it builds for sm_90a) and `link_library`
+# (matmul_opt/libmatmul.so from the objects under build/), for calls that carry the objects built here and rebuild
+# only what the call changes, such as best after the tuner rewrites its table. A repository that already holds the
+# bundle's commits (the checkout the bundle was made in) is left alone: the restore replaces .git.
 if [ -d .whl ]; then
     # By name from the folder, so that pip takes the wheels that fit this Python and skips the others.
     python3 -m pip install -q --no-index --find-links .whl --no-compile --no-cache-dir --upgrade --target /tmp/site \
@@ -12,9 +16,28 @@ if [ -d .whl ]; then
     export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
 fi
 export PYTHONUNBUFFERED=1 PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-if [ -f .gitcarry/repo.bundle ]; then
+bundle_commits_present() {
+    git bundle list-heads .gitcarry/repo.bundle | while read -r commit ref; do
+        git cat-file -e "$commit^{commit}" 2>/dev/null || return 1
+    done
+}
+if [ -f .gitcarry/repo.bundle ] && ! bundle_commits_present; then
     rm -rf .git /tmp/clone && git clone -q --no-checkout .gitcarry/repo.bundle /tmp/clone && mv /tmp/clone/.git .git && git reset -q
     # asv.conf.json follows the branch main: a bundle made on another branch still needs it as a local branch.
     git show-ref --verify --quiet refs/heads/main || git branch -q main origin/main
 fi
 step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
+MM_NVCC_FLAGS="-O3 -std=c++20 -lineinfo --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden"
+MM_NVCC_FLAGS+=" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -Icuda"
+MM_NVCC_FLAGS+=" -gencode arch=compute_90,code=[sm_90,compute_90]"
+compile_objects() {
+    local source object
+    for source in "$@"; do
+        object=build/${source#cuda/}
+        nvcc $MM_NVCC_FLAGS -c "$source" -o "${object%.cu}.o" || return
+    done
+}
+link_library() {
+    nvcc -gencode 'arch=compute_90,code=[sm_90,compute_90]' -shared -o matmul_opt/libmatmul.so \
+        $(find build/api build/core build/kernels -name '*.o' | sort) -ldl
+}

@@ -12,12 +12,10 @@
 // feature and writes the intensity from which the tensor-core kernel is used (precision_table.h).
 // The fp32-accurate class has a second bound: 3xTF32 drops the small x small term of its split, which shows in sums
 // of few terms, so it is used from the K at which the tuner measured its error within the accuracy contract
-// (matmul_opt.accuracy.CONTRACT) at every larger K swept; below it, best.
+// (matmul_opt.accuracy.FP32_ACCURATE_CONTRACT) at every larger K swept; below it, best.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
 // Changes vs best: none in the kernels; the launchers compute the intensity and call the chosen kernel's launcher.
-#include <cstdint>
-
 #include "core/problem.h"
 #include "kernels/precision_table.h"
 

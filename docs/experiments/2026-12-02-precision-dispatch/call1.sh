@@ -8,14 +8,11 @@ export OUT=${OUT:-/tmp/out}
 R=results/latest
 D=docs/experiments/2026-12-02-precision-dispatch
 source tools/device_env.sh
-FLAGS="-O3 -std=c++20 -lineinfo --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden -Werror all-warnings"
-FLAGS+=" -Xcompiler -Wall,-Wextra,-Werror -Icuda -gencode arch=compute_90,code=[sm_90,compute_90]"
-link() { nvcc -gencode 'arch=compute_90,code=[sm_90,compute_90]' -shared -o matmul_opt/libmatmul.so $(find build/api build/core build/kernels -name '*.o' | sort) -ldl; }
-step link link
+step link link_library
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; echo "commit $(git rev-parse HEAD)"; date -u; } > $D/logs/call1-environment.txt
 step tune bash -c "timeout 150 python3 -m matmul_opt.tune --json $R/tune-h200.json --write > $R/tune-h200.txt 2>/dev/null; cat cuda/kernels/precision_table.h | grep constexpr; grep -E '^precision' $R/tune-h200.txt"
-step rebuild bash -c "nvcc $FLAGS -c cuda/kernels/best.cu -o build/kernels/best.o && nvcc $FLAGS -c cuda/kernels/by_precision.cu -o build/kernels/by_precision.o"
-step relink link
+step rebuild compile_objects cuda/kernels/best.cu cuda/kernels/by_precision.cu
+step relink link_library
 git checkout -q -B tuned
 git -c user.name=matmul-opt -c user.email=matmul-opt@localhost commit -q -m "best's and the dispatchers' tables from the tuner's run on the H200 (results/latest/tune-h200.json)" cuda/kernels/best_table.h cuda/kernels/precision_table.h $R/tune-h200.json $R/tune-h200.txt
 git bundle create $OUT/tuned.bundle tuned ^HEAD~1 2>&1 | tail -1

@@ -6,8 +6,7 @@ export OUT=${OUT:-/tmp/out}
 R=results/latest
 D=docs/experiments/2026-12-02-precision-dispatch
 source tools/device_env.sh
-link() { nvcc -gencode 'arch=compute_90,code=[sm_90,compute_90]' -shared -o matmul_opt/libmatmul.so $(find build/api build/core build/kernels -name '*.o' | sort) -ldl; }
-step link link
+step link link_library
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv; echo "commit $(git rev-parse HEAD)"; date -u; } > $D/logs/call2-environment.txt
 step pytest bash -c "timeout 60 python3 -m pytest tests/test_gpu_precision.py -q -rfEs -p no:cacheprovider > $D/logs/call2-pytest.log 2>&1; tail -1 $D/logs/call2-pytest.log"
 step sanitize bash -c "timeout 200 python3 -m tools.sanitize --kernels best_tf32,best_fp32_accurate > $D/logs/call2-sanitize.log 2>&1; tail -8 $D/logs/call2-sanitize.log"
