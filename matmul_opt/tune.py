@@ -80,11 +80,12 @@ AGAINST = 4096  # the large side and K of the skinny and panel sweeps
 AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
 # The precision sweep: each class's tensor-core kernel against best, on shapes from memory-bound to compute-bound.
 TENSOR_KERNELS = {"tf32": "wgmma_tf32", "fp32_accurate": "wgmma_3xtf32"}
-PRECISION_PANEL_SIDES = (16, 48, 96, 192, 384)
+PRECISION_PANEL_SIDES = (16, 48, 96, 192, 256, 384)
+PRECISION_PANEL_KS = (1024, 4096)
 PRECISION_SQUARES = (768, 1536, 3072)
 PRECISION_SHORT_KS = (16, 32, 64, 128, 256)
 PRECISION_LONG_K_SIDES = (64, 128, 256, 512)
-PRECISION_SHAPES = ([(side, AGAINST, AGAINST) for side in PRECISION_PANEL_SIDES]
+PRECISION_SHAPES = ([(side, AGAINST, k) for k in PRECISION_PANEL_KS for side in PRECISION_PANEL_SIDES]
                     + [(n, n, n) for n in PRECISION_SQUARES]
                     + [(AGAINST, AGAINST, k) for k in PRECISION_SHORT_KS]
                     + [(side, side, LONG_K) for side in PRECISION_LONG_K_SIDES])
@@ -259,21 +260,33 @@ def flops_per_byte(row: dict) -> float:
     return flops(row["M"], row["N"], row["K"]) / bytes_moved(row["M"], row["N"], row["K"])
 
 
-def min_flops_per_byte(measurements: list[dict], tensor: str) -> float:
-    """The intensity from which `tensor` runs instead of best: of the thresholds between the measured intensities
-    (halfway, geometrically; below all of them; past all of them, inf), the one whose choices lose the least time
-    against the faster of the two (sum of log ratios); inf without measurements."""
-    rows = sorted(measurements, key=flops_per_byte)
-    if not rows:
-        return math.inf
-    levels = [flops_per_byte(row) for row in rows]
-    thresholds = ([levels[0] / 2] + [math.sqrt(a * b) for a, b in zip(levels, levels[1:])] + [math.inf])
+def operand_flops_per_byte(row: dict) -> float:
+    """FLOPs over the operands' bytes alone, 2MNK over 4(MK + KN) (by_precision.cu's second feature): the intensity
+    of the passes that prepare the operands for the tensor cores, which move bytes in proportion to (M + N)K."""
+    return row["M"] * row["N"] / (2 * (row["M"] + row["N"]))
 
-    def loss(threshold):
-        return sum(math.log(row["ms"][tensor if level >= threshold else "best"] / min(row["ms"]["best"],
-                                                                                      row["ms"][tensor]))
-                   for row, level in zip(rows, levels))
-    return min(thresholds, key=loss)
+
+def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float]:
+    """The intensities (flops_per_byte, operand_flops_per_byte) from which `tensor` runs instead of best, both
+    reached: of the pairs of thresholds between the measured values of each (halfway, geometrically; below all of
+    them; past all of them, inf), the pair whose choices lose the least time against the faster of the two (sum of
+    log ratios), the lowest such pair where several tie; (inf, inf) without measurements."""
+    if not measurements:
+        return math.inf, math.inf
+
+    def candidates(feature):
+        levels = sorted({feature(row) for row in measurements})
+        return [levels[0] / 2] + [math.sqrt(a * b) for a, b in zip(levels, levels[1:])] + [math.inf]
+
+    def loss(thresholds):
+        whole, operands = thresholds
+        chosen = [tensor if flops_per_byte(row) >= whole and operand_flops_per_byte(row) >= operands else "best"
+                  for row in measurements]
+        return sum(math.log(row["ms"][name] / min(row["ms"]["best"], row["ms"][tensor]))
+                   for row, name in zip(measurements, chosen))
+    pairs = [(whole, operands) for whole in candidates(flops_per_byte)
+             for operands in candidates(operand_flops_per_byte)]
+    return min(pairs, key=lambda pair: (round(loss(pair), 12), pair))
 
 
 def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]]) -> int | str:
@@ -308,7 +321,7 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms),
-            "precision": {cls: min_flops_per_byte(of("precision"), kernel) for cls, kernel in TENSOR_KERNELS.items()},
+            "precision": {cls: min_intensities(of("precision"), kernel) for cls, kernel in TENSOR_KERNELS.items()},
             "accurate_min_k": accurate_min_k(integer_ks(accuracy or {}))}
 
 
@@ -408,12 +421,15 @@ def render_precision(t: dict) -> str:
 
 namespace precision_table {{
 
-// The arithmetic intensity (2MNK FLOPs over 4(MK + KN + MN) bytes) from which each class's tensor-core kernel runs
-// instead of best: the threshold that lost the least time against the faster of the two over the precision sweep
-// (C of {listed(PRECISION_PANEL_SIDES)} rows against {AGAINST} x {AGAINST}; cubes of {listed(PRECISION_SQUARES)};
+// The intensities from which each class's tensor-core kernel runs instead of best, both reached: 2MNK FLOPs over
+// the 4(MK + KN + MN) bytes the product moves at least, and over the 4(MK + KN) bytes of its operands alone. The
+// pair of thresholds that lost the least time against the faster of the two over the precision sweep (C of
+// {listed(PRECISION_PANEL_SIDES)} rows against {AGAINST} columns at K = {listed(PRECISION_PANEL_KS)}; cubes of {listed(PRECISION_SQUARES)};
 // {AGAINST}^2 at K = {listed(PRECISION_SHORT_KS)}; squares of {listed(PRECISION_LONG_K_SIDES)} at K = {LONG_K}); INFINITY: never.
-inline constexpr double kTf32MinFlopsPerByte = {bound(t["precision"]["tf32"])};
-inline constexpr double kFp32AccurateMinFlopsPerByte = {bound(t["precision"]["fp32_accurate"])};
+inline constexpr double kTf32MinFlopsPerByte = {bound(t["precision"]["tf32"][0])};
+inline constexpr double kTf32MinOperandFlopsPerByte = {bound(t["precision"]["tf32"][1])};
+inline constexpr double kFp32AccurateMinFlopsPerByte = {bound(t["precision"]["fp32_accurate"][0])};
+inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precision"]["fp32_accurate"][1])};
 
 // The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
 // (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none).

@@ -24,16 +24,20 @@ def constant(name):
     return {"INFINITY": float("inf"), "INT_MAX": 2**31 - 1}.get(value) or float(value)
 
 
-DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), 1),
+DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), constant("kTf32MinOperandFlopsPerByte"),
+                              1),
                "best_fp32_accurate": ("wgmma_3xtf32", constant("kFp32AccurateMinFlopsPerByte"),
-                                      constant("kFp32AccurateMinK"))}
-# From memory-bound to compute-bound, and K from short to long.
-SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048)]
+                                      constant("kFp32AccurateMinOperandFlopsPerByte"), constant("kFp32AccurateMinK"))}
+# From memory-bound to compute-bound, K from short to long, and a short side of C at a high intensity.
+SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048),
+          (140, 3500, 3000)]
 
 
 def expected_kernel(dispatcher, M, N, K):
-    tensor, min_intensity, min_k = DISPATCHERS[dispatcher]
-    on_tensor_cores = K >= min_k and tune.flops_per_byte({"M": M, "N": N, "K": K}) >= min_intensity
+    tensor, min_intensity, min_operand_intensity, min_k = DISPATCHERS[dispatcher]
+    shape = {"M": M, "N": N, "K": K}
+    on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
+                       and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
     return tensor if on_tensor_cores and matmul_opt.kernel_available(tensor) else "best"
 
 

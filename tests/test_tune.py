@@ -205,18 +205,32 @@ def precision_row(M, N, K, best_ms, tensor_ms):
 
 
 def test_the_intensity_threshold_loses_the_least_time_and_lies_between_the_measured_intensities():
-    # Intensities of about 16, 31 and 114 FLOPs per byte, the tensor-core kernel faster from 31 up: the threshold
-    # lies halfway, geometrically, between 16 and 31.
-    rows = [precision_row(64, 64, 2**30, 1.0, 3.0), precision_row(4096, 4096, 64, 1.0, 0.5),
+    # Intensities of about 8, 31 and 114 FLOPs per byte, the tensor-core kernel faster from 31 up: the threshold
+    # lies halfway, geometrically, between 8 and 31; the operands' intensity, the same for the three, stays below it.
+    rows = [precision_row(4096, 4096, 16, 1.0, 3.0), precision_row(4096, 4096, 64, 1.0, 0.5),
             precision_row(4096, 4096, 256, 4.0, 1.0)]
     levels = [tune.flops_per_byte(row) for row in rows]
     assert levels[0] < levels[1] < levels[2]
-    assert tune.min_flops_per_byte(rows, "wgmma_tf32") == pytest.approx((levels[0] * levels[1]) ** 0.5)
-    # Slower everywhere: never (inf); faster everywhere: below the least intensity; nothing measured: never.
-    assert tune.min_flops_per_byte([precision_row(64, 64, 4096, 1.0, 2.0)], "wgmma_tf32") == float("inf")
-    assert tune.min_flops_per_byte([precision_row(64, 64, 4096, 2.0, 1.0)], "wgmma_tf32") < tune.flops_per_byte(
-        precision_row(64, 64, 4096, 2.0, 1.0))
-    assert tune.min_flops_per_byte([], "wgmma_tf32") == float("inf")
+    whole, operands = tune.min_intensities(rows, "wgmma_tf32")
+    assert whole == pytest.approx((levels[0] * levels[1]) ** 0.5)
+    assert operands < min(tune.operand_flops_per_byte(row) for row in rows)
+    # Slower everywhere: never (inf); faster everywhere: below the least intensities; nothing measured: never.
+    assert float("inf") in tune.min_intensities([precision_row(64, 64, 4096, 1.0, 2.0)], "wgmma_tf32")
+    faster = precision_row(64, 64, 4096, 2.0, 1.0)
+    assert tune.min_intensities([faster], "wgmma_tf32") < (tune.flops_per_byte(faster),
+                                                           tune.operand_flops_per_byte(faster))
+    assert tune.min_intensities([], "wgmma_tf32") == (float("inf"), float("inf"))
+
+
+def test_the_operand_intensity_sends_a_short_side_to_best_where_the_whole_intensity_cannot():
+    # Both products have an intensity of about 60 FLOPs per byte; the tensor-core kernel wins the one whose operands
+    # are dense in FLOPs (a short K over a large C) and loses the one with a short side of C (128 rows), so only the
+    # operands' intensity separates them: its threshold falls between the two, and the whole intensity's below both.
+    short_side, short_k = precision_row(128, 4096, 4096, 1.0, 1.4), precision_row(4096, 4096, 128, 3.0, 1.0)
+    assert tune.flops_per_byte(short_side) == pytest.approx(tune.flops_per_byte(short_k), rel=0.01)
+    whole, operands = tune.min_intensities([short_side, short_k], "wgmma_tf32")
+    assert whole <= min(tune.flops_per_byte(short_side), tune.flops_per_byte(short_k))
+    assert tune.operand_flops_per_byte(short_side) < operands <= tune.operand_flops_per_byte(short_k)
 
 
 def test_the_accurate_min_k_is_the_least_k_from_which_every_larger_k_keeps_the_contract():
@@ -236,9 +250,12 @@ def test_the_accurate_min_k_is_the_least_k_from_which_every_larger_k_keeps_the_c
 
 
 def test_the_precision_table_holds_the_thresholds():
-    text = tune.render_precision({"precision": {"tf32": 17.25, "fp32_accurate": float("inf")}, "accurate_min_k": 256})
+    text = tune.render_precision({"precision": {"tf32": (17.25, 40.0), "fp32_accurate": (float("inf"), float("inf"))},
+                                  "accurate_min_k": 256})
     assert "kTf32MinFlopsPerByte = 17.2;" in text or "kTf32MinFlopsPerByte = 17.3;" in text
+    assert "kTf32MinOperandFlopsPerByte = 40.0;" in text
     assert "kFp32AccurateMinFlopsPerByte = INFINITY;" in text and "kFp32AccurateMinK = 256;" in text
+    assert "kFp32AccurateMinOperandFlopsPerByte = INFINITY;" in text
 
 
 def test_the_committed_precision_table_is_the_one_the_committed_measurements_give():

@@ -4,18 +4,22 @@
 // accurate as the class asks (more accurate than TF32, and fp32 itself for the fp32-accurate class):
 // - best_tf32 (TF32 class): wgmma_tf32, or best;
 // - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32, or best.
-// The feature that decides is the product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that
-// it must move at least: below the GPU's FP32 balance a product is bound by memory, and best's streaming kernels
-// read the operands once at HBM speed, which the tensor-core kernels' large tiles do not; far above it, the tensor
-// cores' rate wins. Between the two, tiles per wave and K per tile decide, so the crossing is measured rather than
-// derived: the tuner (`python -m matmul_opt.tune`) times both kernels of each class on shapes generated from the
-// feature and writes the intensity from which the tensor-core kernel is used (precision_table.h).
+// Two features decide. The product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that it must
+// move at least: below the GPU's FP32 balance a product is bound by memory, and best's streaming kernels read the
+// operands once at HBM speed, which the tensor-core kernels' large tiles do not; far above it, the tensor cores'
+// rate wins. And the intensity of the operands alone, 2MNK over 4(MK + KN): the tensor-core kernels first prepare
+// their operands in passes over memory (rounded or split copies), whose bytes grow with (M + N)K, and where C has a
+// short side those passes and the few tiles that C fills cost more than best's FMAs save. The crossings depend on
+// tiles per wave and K per tile, so they are measured rather than derived: the tuner (`python -m matmul_opt.tune`)
+// times both kernels of each class on shapes generated from the features and writes the pair of thresholds from
+// which the tensor-core kernel is used (precision_table.h).
 // The fp32-accurate class has a second bound: 3xTF32 drops the small x small term of its split, which shows in sums
 // of few terms, so it is used from the K at which the tuner measured its error within the accuracy contract
 // (matmul_opt.accuracy.FP32_ACCURATE_CONTRACT) at every larger K swept; below it, best.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
-// Changes vs best: none in the kernels; the launchers compute the intensity and call the chosen kernel's launcher.
+// Changes vs best: none in the kernels; the launchers compute the two intensities and call the chosen kernel's
+// launcher.
 #include "core/problem.h"
 #include "kernels/precision_table.h"
 
@@ -27,28 +31,37 @@ mm_status requires_wgmma_3xtf32();
 
 namespace {
 
-// FLOPs per byte of the roofline's memory term: 2MNK over 4(MK + KN + MN).
-double flops_per_byte(const GemmArgs& g) {
+// The thresholds of one class: the tensor-core kernel runs where g reaches all three.
+struct Thresholds {
+    double min_flops_per_byte;          // 2MNK over 4(MK + KN + MN)
+    double min_operand_flops_per_byte;  // 2MNK over 4(MK + KN)
+    int min_k;
+};
+
+bool reaches(const GemmArgs& g, const Thresholds& t) {
     const double m = g.M, n = g.N, k = g.K;
-    return 2.0 * m * n * k / (4.0 * (m * k + k * n + m * n));
+    const double flops = 2.0 * m * n * k;
+    return g.K >= t.min_k && flops >= t.min_flops_per_byte * 4.0 * (m * k + k * n + m * n) &&
+           flops >= t.min_operand_flops_per_byte * 4.0 * (m * k + k * n);
 }
 
-// The tensor-core launcher where it can run, g's intensity reaches min_flops_per_byte and its K min_k; else best.
+// The tensor-core launcher where it can run and g reaches the class's thresholds; else best.
 mm_status launch_by_intensity(mm_status (*tensor)(const GemmArgs&, cudaStream_t), mm_status (*requirement)(),
-                              double min_flops_per_byte, int min_k, const GemmArgs& g, cudaStream_t stream) {
-    if (g.K >= min_k && flops_per_byte(g) >= min_flops_per_byte && requirement() == MM_OK) return tensor(g, stream);
+                              const Thresholds& t, const GemmArgs& g, cudaStream_t stream) {
+    if (reaches(g, t) && requirement() == MM_OK) return tensor(g, stream);
     return launch_best(g, stream);
 }
 
 }  // namespace
 
 mm_status launch_best_tf32(const GemmArgs& g, cudaStream_t stream) {
-    return launch_by_intensity(launch_wgmma_tf32, requires_wgmma, precision_table::kTf32MinFlopsPerByte, 1, g,
-                               stream);
+    constexpr Thresholds kTf32{precision_table::kTf32MinFlopsPerByte, precision_table::kTf32MinOperandFlopsPerByte, 1};
+    return launch_by_intensity(launch_wgmma_tf32, requires_wgmma, kTf32, g, stream);
 }
 
 mm_status launch_best_fp32_accurate(const GemmArgs& g, cudaStream_t stream) {
-    return launch_by_intensity(launch_wgmma_3xtf32, requires_wgmma_3xtf32,
-                               precision_table::kFp32AccurateMinFlopsPerByte, precision_table::kFp32AccurateMinK, g,
-                               stream);
+    constexpr Thresholds kFp32Accurate{precision_table::kFp32AccurateMinFlopsPerByte,
+                                       precision_table::kFp32AccurateMinOperandFlopsPerByte,
+                                       precision_table::kFp32AccurateMinK};
+    return launch_by_intensity(launch_wgmma_3xtf32, requires_wgmma_3xtf32, kFp32Accurate, g, stream);
 }

@@ -6,12 +6,15 @@
 
 namespace precision_table {
 
-// The arithmetic intensity (2MNK FLOPs over 4(MK + KN + MN) bytes) from which each class's tensor-core kernel runs
-// instead of best: the threshold that lost the least time against the faster of the two over the precision sweep
-// (C of 16, 48, 96, 192, 384 rows against 4096 x 4096; cubes of 768, 1536, 3072;
+// The intensities from which each class's tensor-core kernel runs instead of best, both reached: 2MNK FLOPs over
+// the 4(MK + KN + MN) bytes the product moves at least, and over the 4(MK + KN) bytes of its operands alone. The
+// pair of thresholds that lost the least time against the faster of the two over the precision sweep (C of
+// 16, 48, 96, 192, 256, 384 rows against 4096 columns at K = 1024, 4096; cubes of 768, 1536, 3072;
 // 4096^2 at K = 16, 32, 64, 128, 256; squares of 64, 128, 256, 512 at K = 131072); INFINITY: never.
-inline constexpr double kTf32MinFlopsPerByte = 19.4;
-inline constexpr double kFp32AccurateMinFlopsPerByte = 52.6;
+inline constexpr double kTf32MinFlopsPerByte = 11.2;
+inline constexpr double kTf32MinOperandFlopsPerByte = 19.5;
+inline constexpr double kFp32AccurateMinFlopsPerByte = 31.5;
+inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 108.3;
 
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
 // (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none).
