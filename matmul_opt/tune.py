@@ -270,7 +270,8 @@ def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float
     """The intensities (flops_per_byte, operand_flops_per_byte) from which `tensor` runs instead of best, both
     reached: of the pairs of thresholds between the measured values of each (halfway, geometrically; below all of
     them; past all of them, inf), the pair whose choices lose the least time against the faster of the two (sum of
-    log ratios), the lowest such pair where several tie; (inf, inf) without measurements."""
+    log ratios); where several tie, the highest finite pair: between the measurements that decide, best, the more
+    accurate kernel, keeps the shapes nobody measured. (inf, inf) without measurements."""
     if not measurements:
         return math.inf, math.inf
 
@@ -286,7 +287,10 @@ def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float
                    for row, name in zip(measurements, chosen))
     pairs = [(whole, operands) for whole in candidates(flops_per_byte)
              for operands in candidates(operand_flops_per_byte)]
-    return min(pairs, key=lambda pair: (round(loss(pair), 12), pair))
+    least = min(round(loss(pair), 12) for pair in pairs)
+    tied = [pair for pair in pairs if round(loss(pair), 12) == least]
+    finite = [pair for pair in tied if not math.isinf(sum(pair))]
+    return max(finite) if finite else tied[0]
 
 
 def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]]) -> int | str:

@@ -13,7 +13,7 @@ namespace precision_table {
 // 4096^2 at K = 16, 32, 64, 128, 256; squares of 64, 128, 256, 512 at K = 131072); INFINITY: never.
 inline constexpr double kTf32MinFlopsPerByte = 11.2;
 inline constexpr double kTf32MinOperandFlopsPerByte = 19.5;
-inline constexpr double kFp32AccurateMinFlopsPerByte = 31.5;
+inline constexpr double kFp32AccurateMinFlopsPerByte = 52.6;
 inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
 
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
