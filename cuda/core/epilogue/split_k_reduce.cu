@@ -3,8 +3,8 @@
 // multiples of 4), so only the last, partial quad of a row needs scalar reads, which also keeps the
 // never-written padding columns unread. Where the outputs are too few to fill the GPU and the slices many (a long
 // K over a small C), the slices of each quad are shared among z_groups threads, each summing a contiguous run of
-// them in order, and the runs' sums are added in run order: the order is fixed by the shape, so the result is
-// reproducible bit for bit.
+// them in order (its loads issued in batches, so that a long run waits for few round trips to memory), and the
+// runs' sums are added in run order: the order is fixed by the shape, so the result is reproducible bit for bit.
 #include "core/epilogue/split_k_reduce.h"
 
 #include "core/copy/guarded_load.cuh"
@@ -19,6 +19,7 @@ namespace {
 constexpr int kReduceThreads = 256;
 constexpr int kMaxZGroups = 32;
 constexpr int kMinSlicesPerGroup = 4;
+constexpr int kBatch = 8;  // workspace loads a thread keeps in flight
 
 __device__ __forceinline__ void add4(float4& s, const float4& v) {
     s.x += v.x;
@@ -46,7 +47,16 @@ __global__ void __launch_bounds__(kReduceThreads)
         float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
         if (i < total) {
             const float* w = ws + row * ldw + col;
-            for (int z = z_begin; z < z_end; ++z) add4(s, load_row4<true>(w + z * slab, 0, N - col));
+            // Batches of loads in flight, added in slice order: a long run is bound by the loads' latency.
+            int z = z_begin;
+            for (; z + kBatch <= z_end; z += kBatch) {
+                float4 batch[kBatch];
+#pragma unroll
+                for (int j = 0; j < kBatch; ++j) batch[j] = load_row4<true>(w + (z + j) * slab, 0, N - col);
+#pragma unroll
+                for (int j = 0; j < kBatch; ++j) add4(s, batch[j]);
+            }
+            for (; z < z_end; ++z) add4(s, load_row4<true>(w + z * slab, 0, N - col));
         }
         if (z_groups > 1) {
             runs[threadIdx.x] = s;
