@@ -1,7 +1,7 @@
 """A/B of two builds of libmatmul.so on this GPU: every kernel at every asv shape, the builds in alternating
 processes, round after round (GPU needed).
 
-    python3 -m tools.ab_compare OLD.so NEW.so [--rounds 3] [--threshold 0.03] [--json out.json]
+    python3 -m tools.ab_compare OLD.so NEW.so [--rounds 3] [--threshold 0.03] [--kernels a,b] [--json out.json]
 
 Each round runs one process per library, in alternating order (old first in even rounds, new first in odd ones),
 and each process times every kernel both libraries register at the asv suite's shapes with matmul_opt.benchmark
@@ -66,6 +66,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="processes per library")
     parser.add_argument("--threshold", type=float, default=0.03, help="allowed slowdown of a median (0.03 = 3%%)")
     parser.add_argument("--json", help="also write every round's times to this file")
+    parser.add_argument("--kernels", help="comma-separated kernels to time (default: every kernel both register)")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # a child process: time these kernels, print JSON
     args = parser.parse_args(argv)
     if args.measure is not None:
@@ -74,6 +75,8 @@ def main(argv=None) -> int:
     if not args.old or not args.new:
         parser.error("give the two libraries to compare")
     kernels = [k for k in kernels_of(args.old) if k in set(kernels_of(args.new))]
+    if args.kernels:
+        kernels = [k for k in kernels if k in set(args.kernels.split(","))]
     rounds: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for r in range(args.rounds):
         for side in (("old", "new") if r % 2 == 0 else ("new", "old")):
