@@ -1,4 +1,4 @@
-// wgmma_3xtf32: fp32 accuracy from TF32 tensor cores (3xTF32), on the persistent warp-specialised wgmma kernel of
+// wgmma_3xtf32: fp32 accuracy from TF32 tensor cores (3xTF32), on the persistent warp-specialised frame of
 // wgmma_tf32.
 //
 // Technique: each operand value x is split once into big = tf32(x) and small = tf32(x - big), both rounded to nearest
@@ -7,6 +7,11 @@
 // below 2^-22 of each product. Both operands are split before the kernel, each by one pass over global memory into
 // two K-major copies (core/layout/rearrange.h, launch_tf32_split_gather), so a stage brings four tiles (A big,
 // A small, B big, B small) and the wgmma read both operands from shared memory.
+//
+// Composition: the kernel is the Hopper frame (core/kernel/warp_specialized.cuh: the shared storage and its
+// barriers, the producer and consumer warpgroups and their register budgets, the persistent walk) over this file's
+// parts: Producer (a stage's four copies), Mainloop (the three MMAs per step and the promotion below, into the
+// total), Epilogue (the total into C, or into a tail piece) and the schedule gemm::PersistentTiles with split tails.
 //
 // Promotion: the tensor cores' own fp32 accumulation drops low bits at every step, so its error grows with the
 // length of the chain it sums, whatever the product terms. Each chunk of kPromoteK of K therefore sums in one of two
@@ -58,6 +63,7 @@
 #include "core/device_buffer.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/epilogue/nonfinite_fixup.h"
+#include "core/kernel/warp_specialized.cuh"
 #include "core/launch.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
@@ -82,27 +88,28 @@ constexpr bool whole_chunks = kPromoteK % 8 == 0 && (kBK % kPromoteK == 0 || kPr
                               kPassKTiles * kBK % kPromoteK == 0;  // chunks of whole k8 steps, whole chunks per pass
 static_assert(whole_chunks<kShortPromoteK> && whole_chunks<kMiddlePromoteK> && whole_chunks<kLongPromoteK>,
               "promotion intervals");
-constexpr int kConsumers = 2;      // warpgroups, 64 rows of the tile each
-constexpr int kThreads = 128 * (kConsumers + 1);  // and one producer warpgroup, of which one thread works
-constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
+// Three stages; one producer warpgroup and two consumer warpgroups (64 rows of the tile each), setmaxnreg moving
+// the producer's registers to the consumers.
+constexpr gemm::WarpSpecialized kFrame{.stages = kStages, .consumers = 2, .producer_registers = 40,
+                                       .consumer_registers = 232};
 constexpr int kAccumulators = kBN / 2;  // a 64 x 128 fp32 product over 128 threads
 constexpr int kTileBytes = 128 * kBK * int(sizeof(float));  // 128 rows of one K tile
 constexpr int kWarpgroupRowsBytes = 64 * kBK * int(sizeof(float));  // a consumer's 64 rows of an A tile
 
 static_assert(kBM == 128 && kBN == 128 && kBK * sizeof(float) == 128, "128-row tiles of one 128-byte swizzled row");
+static_assert(kBM == 64 * kFrame.consumers, "each consumer warpgroup owns 64 rows and every column");
 static_assert(kTileBytes % gemm::kSwizzleAtomBytes == 0 && kWarpgroupRowsBytes % gemm::kSwizzleAtomBytes == 0,
               "aligned tiles");
 
-// The four operand parts a stage holds, in the order of Maps and Storage.
+// The four operand parts a stage holds, in the order of Maps and Tiles.
 enum Part { kABig, kASmall, kBBig, kBSmall, kParts };
 
-struct Storage {
+// The ring's tiles, at the start of the frame's 1,024-byte aligned storage.
+struct Tiles {
     float tile[kStages][kParts][kTileBytes / 4];
-    uint64_t full[kStages];   // the stage's four tiles landed (copy bytes)
-    uint64_t empty[kStages];  // the MMAs that read the stage retired (one arrival per consumer warp)
 };
-constexpr int kSmemBytes = gemm::kSwizzleAtomBytes + int(sizeof(Storage));
+using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
+constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
 struct Maps {
@@ -110,51 +117,57 @@ struct Maps {
 };
 
 using Ring = gemm::RingPosition<kStages>;
+using Schedule = gemm::PersistentTiles<kBM, kBN, true>;
 
-// The producer warpgroup's one working thread: a stage's copies are the four parts' tiles.
-__device__ __forceinline__ void producer(const Maps* maps, Storage& st, const gemm::PersistentSchedule& s) {
-    const auto load = [&](int stage, uint32_t full, const gemm::TileUnit& w, int kt) {
-#pragma unroll
-        for (int p = 0; p < kParts; ++p)
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.tile[stage][p]), &maps->part[p], full, kt * kBK,
-                                      p < kBBig ? w.m0 : w.n0);
-    };
-    gemm::produce<kBM, kBN, kStages, true>(s, st, kParts * kTileBytes, load);
-}
+// The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameter), where the
+// units that write C go (K slices of a split-K launch each at their slice), where the pieces of a split tail go
+// (schedule.tail_splits > 1: dense kBM x kBN tiles by TileUnit::piece), and the schedule.
+struct Params {
+    const Maps* maps;
+    gemm::SliceOutput out;
+    float* pieces;
+    gemm::PersistentSchedule schedule;
+};
 
-// Writes a consumer's 64 x 128 part of a tile's total into C (ld ldc, M x N) from its origin (m0, n0).
-template <bool kAligned>
-__device__ __forceinline__ void store_total(const float (&total)[kAccumulators], float* C, int64_t ldc, int M, int N,
-                                            int m0, int n0, int consumer_index) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-    const int row = m0 + 64 * consumer_index + 16 * warp + lane / 4, col = n0 + 2 * (lane % 4);
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j) {
-        gemm::store_pair<kAligned>(C, ldc, M, N, row, col + 8 * j, total[4 * j], total[4 * j + 1]);
-        gemm::store_pair<kAligned>(C, ldc, M, N, row + 8, col + 8 * j, total[4 * j + 2], total[4 * j + 3]);
+// The copies of one stage: the four parts' tiles.
+struct Producer {
+    static constexpr uint32_t kStageBytes = kParts * kTileBytes;
+
+    __device__ __forceinline__ static void prefetch(const Params& p) {
+        for (int part = 0; part < kParts; ++part) gemm::prefetch_tensor_map(&p.maps->part[part]);
     }
-}
 
-template <bool kAligned, int kPromoteK>
-__device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
-                                         float* pieces, int consumer_index) {
-    constexpr int kSteps = kBK / gemm::kWgmmaK, kChunkSteps = kPromoteK / gemm::kWgmmaK;
-    const int lane = threadIdx.x % 32;
-    Ring r;
-    // Chunk c of a pass accumulates in acc[c % 2] while chunk c - 1's set is added into the total.
-    float acc[2][kAccumulators], total[kAccumulators];
-    for (int u = blockIdx.x; u < s.units<true>(); u += gridDim.x) {
-        const gemm::TileUnit w = gemm::unit_at<kBM, kBN, true>(s, u);
+    __device__ __forceinline__ static void load(Tiles& tiles, int stage, uint32_t full, const gemm::TileUnit& w,
+                                                int kt, const Params& p) {
+#pragma unroll
+        for (int part = 0; part < kParts; ++part)
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.tile[stage][part]), &p.maps->part[part], full, kt * kBK,
+                                      part < kBBig ? w.m0 : w.n0);
+    }
+};
+
+// A consumer warpgroup's MMAs over a unit's K tiles into its 64 x 128 total: three MMAs per k8 step from shared
+// memory, in chunks of kPromoteK of K, each chunk summed in one of two accumulator sets and added into the total
+// while the next chunk's MMAs run (see the header).
+template <int kPromoteK>
+class Mainloop {
+  public:
+    using Accumulators = float[kAccumulators];
+
+    __device__ __forceinline__ explicit Mainloop(int consumer_index) : consumer_index_(consumer_index) {}
+
+    // The unit's K tiles from the ring at r on, every MMA retired and every stage given back at the end.
+    __device__ __forceinline__ void operator()(Storage& st, Ring& r, const gemm::TileUnit& w) {
         Ring giving_back = r;  // the stage the next release gives back: K tiles retire in order
         const auto release_next = [&] {
-            if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[giving_back.stage]));
+            st.release(giving_back.stage);
             giving_back.advance();
         };
         const auto add_into_total = [&](const float(&set)[kAccumulators]) {
 #pragma unroll
-            for (int i = 0; i < kAccumulators; ++i) total[i] += set[i];
+            for (int i = 0; i < kAccumulators; ++i) total_[i] += set[i];
         };
-        // kTiles K tiles, their k8 steps in chunks of kChunk steps (chunk c in acc[c % 2]), ending with every MMA
+        // kTiles K tiles, their k8 steps in chunks of kChunk steps (chunk c in acc_[c % 2]), ending with every MMA
         // retired and the last chunk in the total. The MMAs are committed in groups that end where a tile or a chunk
         // ends; after each group is issued the one before it is retired, and what it ended is settled: a chunk goes
         // into the total (the group in flight fills the other set), a tile's stage goes back to the producer.
@@ -169,36 +182,36 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
             };
             gemm::static_for<0, kTiles>([&](auto i) {
                 constexpr int kI = decltype(i)::value;
-                gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
-                const uint32_t rows = consumer_index * kWarpgroupRowsBytes;
-                const uint32_t a_big = gemm::smem_addr(st.tile[r.stage][kABig]) + rows;
-                const uint32_t a_small = gemm::smem_addr(st.tile[r.stage][kASmall]) + rows;
-                const uint32_t b_big = gemm::smem_addr(st.tile[r.stage][kBBig]);
-                const uint32_t b_small = gemm::smem_addr(st.tile[r.stage][kBSmall]);
+                st.wait_full(r);
+                const uint32_t rows = consumer_index_ * kWarpgroupRowsBytes;
+                const uint32_t a_big = gemm::smem_addr(st.tiles.tile[r.stage][kABig]) + rows;
+                const uint32_t a_small = gemm::smem_addr(st.tiles.tile[r.stage][kASmall]) + rows;
+                const uint32_t b_big = gemm::smem_addr(st.tiles.tile[r.stage][kBBig]);
+                const uint32_t b_small = gemm::smem_addr(st.tiles.tile[r.stage][kBSmall]);
                 gemm::static_for<0, kSteps>([&](auto k8) {
                     constexpr int kK8 = decltype(k8)::value, kG = kI * kSteps + kK8, kSet = kG / kChunk % 2;
                     constexpr int kPrevious = previous_group_end(kG);
                     if constexpr (kPrevious == kG - 1) {  // the step opens a group
                         // Both sets pinned here: holding only this group's let ptxas copy the total away from its
                         // registers around a mid-tile wait, and spill.
-                        gemm::wgmma_hold(acc[0]);
-                        gemm::wgmma_hold(acc[1]);
+                        gemm::wgmma_hold(acc_[0]);
+                        gemm::wgmma_hold(acc_[1]);
                         gemm::wgmma_fence();
                     }
                     const int step_bytes = 32 * kK8;  // 8 floats further along the swizzled rows
                     const uint64_t bb = gemm::sw128_k_major_descriptor(b_big + step_bytes);
                     const uint64_t ab = gemm::sw128_k_major_descriptor(a_big + step_bytes);
-                    gemm::wgmma_m64n128k8_tf32(acc[kSet], gemm::sw128_k_major_descriptor(a_small + step_bytes), bb,
+                    gemm::wgmma_m64n128k8_tf32(acc_[kSet], gemm::sw128_k_major_descriptor(a_small + step_bytes), bb,
                                                kG % kChunk > 0);  // a chunk's first MMA overwrites its set
-                    gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, gemm::sw128_k_major_descriptor(b_small + step_bytes),
+                    gemm::wgmma_m64n128k8_tf32(acc_[kSet], ab, gemm::sw128_k_major_descriptor(b_small + step_bytes),
                                                true);
-                    gemm::wgmma_m64n128k8_tf32(acc[kSet], ab, bb, true);
+                    gemm::wgmma_m64n128k8_tf32(acc_[kSet], ab, bb, true);
                     if constexpr (ends_tile(kG) || ends_chunk(kG)) {
                         gemm::wgmma_commit();
                         if constexpr (kPrevious >= 0) {
                             gemm::wgmma_wait<1>();
-                            gemm::wgmma_hold(acc[kSet]);
-                            if constexpr (ends_chunk(kPrevious)) add_into_total(acc[1 - kSet]);
+                            gemm::wgmma_hold(acc_[kSet]);
+                            if constexpr (ends_chunk(kPrevious)) add_into_total(acc_[1 - kSet]);
                             if constexpr (ends_tile(kPrevious)) release_next();
                         }
                     }
@@ -206,51 +219,55 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
                 r.advance();
             });
             gemm::wgmma_wait<0>();
-            gemm::wgmma_hold(acc[0]);
-            gemm::wgmma_hold(acc[1]);
-            add_into_total(acc[(kTiles * kSteps - 1) / kChunk % 2]);
+            gemm::wgmma_hold(acc_[0]);
+            gemm::wgmma_hold(acc_[1]);
+            add_into_total(acc_[(kTiles * kSteps - 1) / kChunk % 2]);
             release_next();
         };
 #pragma unroll
-        for (int i = 0; i < kAccumulators; ++i) total[i] = 0.0f;
+        for (int i = 0; i < kAccumulators; ++i) total_[i] = 0.0f;
         int kt = 0;
         for (; kt + kPassKTiles <= w.ktiles; kt += kPassKTiles)
             pass(std::integral_constant<int, kPassKTiles>{}, std::integral_constant<int, kChunkSteps>{});
         for (; kt < w.ktiles; ++kt)  // the K tiles short of a whole pass, each in chunks of at most itself
-            pass(std::integral_constant<int, 1>{}, std::integral_constant<int, (kChunkSteps < kSteps ? kChunkSteps : kSteps)>{});
-
-        if (w.piece < 0)
-            store_total<kAligned>(total, out.base + int64_t(w.slice) * out.slice_stride, out.ld, s.M, s.N, w.m0, w.n0,
-                                  consumer_index);
-        else  // a tail piece: the whole tile, dense, for gemm::launch_tail_reduce
-            store_total<true>(total, pieces + int64_t(w.piece) * (kBM * kBN), kBN, kBM, kBN, 0, 0, consumer_index);
+            pass(std::integral_constant<int, 1>{},
+                 std::integral_constant<int, (kChunkSteps < kSteps ? kChunkSteps : kSteps)>{});
     }
-}
+
+    __device__ __forceinline__ const Accumulators& result() const { return total_; }
+
+  private:
+    static constexpr int kSteps = kBK / gemm::kWgmmaK, kChunkSteps = kPromoteK / gemm::kWgmmaK;
+    int consumer_index_;
+    // Chunk c of a pass accumulates in acc_[c % 2] while chunk c - 1's set is added into the total.
+    float acc_[2][kAccumulators];
+    Accumulators total_;
+};
+
+// A consumer's 64 x 128 part of the unit's total into C, or, for a tail piece, into the piece's dense tile for
+// gemm::launch_tail_reduce.
+template <bool kAligned>
+struct Epilogue {
+    __device__ __forceinline__ static void store(const float (&total)[kAccumulators], const gemm::TileUnit& w,
+                                                 int consumer_index, const Params& p) {
+        if (w.piece < 0)
+            gemm::store_warpgroup_tile<kBN, kAligned>(total, p.out.base + int64_t(w.slice) * p.out.slice_stride,
+                                                      p.out.ld, p.schedule.M, p.schedule.N, w.m0, w.n0,
+                                                      consumer_index);
+        else
+            gemm::store_warpgroup_tile<kBN, true>(total, p.pieces + int64_t(w.piece) * (kBM * kBN), kBN, kBM, kBN, 0,
+                                                  0, consumer_index);
+    }
+};
 
 // out: where units that write C go (K slices of a split-K launch each at their slice); pieces: where the pieces of a
 // split tail go (s.tail_splits > 1), dense kBM x kBN tiles by TileUnit::piece.
 template <bool kAligned, int kPromoteK>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(kFrame.threads(), 1)
     wgmma_3xtf32_kernel(const __grid_constant__ Maps maps, gemm::SliceOutput out, float* pieces,
                         gemm::PersistentSchedule s) {
-    extern __shared__ uint8_t smem_raw[];
-    Storage& st = *reinterpret_cast<Storage*>(gemm::swizzle_aligned(smem_raw));
-    if (threadIdx.x == 0) {
-        for (int i = 0; i < kStages; ++i) {
-            gemm::mbarrier_init(gemm::smem_addr(&st.full[i]), 1);
-            gemm::mbarrier_init(gemm::smem_addr(&st.empty[i]), 4 * kConsumers);
-        }
-        gemm::mbarrier_init_fence();
-        for (int p = 0; p < kParts; ++p) gemm::prefetch_tensor_map(&maps.part[p]);
-    }
-    __syncthreads();
-    if (threadIdx.x < 128) {  // the producer warpgroup
-        gemm::warpgroup_release_registers<kProducerRegisters>();
-        if (threadIdx.x == 0) producer(&maps, st, s);
-    } else {
-        gemm::warpgroup_claim_registers<kConsumerRegisters>();
-        consumer<kAligned, kPromoteK>(st, s, out, pieces, int(threadIdx.x) / 128 - 1);
-    }
+    gemm::warp_specialized<kFrame, Tiles, Schedule, Producer, Mainloop<kPromoteK>, Epilogue<kAligned>>(
+        Params{&maps, out, pieces, s});
 }
 
 // g's A and B are the big parts, M x K and N x K; each small part follows its big part in the same allocation.
@@ -267,7 +284,7 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
     small.A = small_part(g.A, g.M, g.lda);
     small.B = small_part(g.B, g.N, g.ldb);
     MM_TRY(gemm::encode_operand_maps(small, tile.m, tile.n, tile.k, &maps.part[kASmall], &maps.part[kBSmall]));
-    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_3xtf32", maps, out, pieces, s);
+    return gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "wgmma_3xtf32", maps, out, pieces, s);
 }
 
 // The kernel over K slices (a gemm::SliceLauncher).

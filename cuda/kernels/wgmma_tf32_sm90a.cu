@@ -13,6 +13,11 @@
 // fragments per consumer thread. The epilogue writes the accumulators straight from registers to C (float2 stores,
 // which the warps do not wait for) while the producer already fills the stages of the block's next tile.
 //
+// Composition: the roles, the ring's storage and barriers, the register budgets and the persistent walk are the
+// Hopper frame (core/kernel/warp_specialized.cuh); this file gives its parts: Producer (a stage's copies), Mainloop
+// (the fragments and MMAs of a unit's K tiles), Epilogue (the accumulators into C) and the schedule
+// gemm::PersistentTiles.
+//
 // Layouts: TF32 wgmma reads its shared-memory operand K-major only (the transposed form is for 16-bit types) and
 // as raw fp32, by truncation, while the consumers load and round the register operand themselves, in any order. So
 // the operand that is not K-major goes into registers, and the one in shared memory passes once through a rounding
@@ -38,7 +43,7 @@
 // instead of warps that all copy and compute; a persistent grid; one rounding pass over A or B before the kernel.
 //
 // Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
-// one thread works, and two consumer warpgroups), one block per SM.
+// one thread works, and two consumer warpgroups; setmaxnreg 40 / 232), one block per SM.
 //
 // What limits it: the rounding pass before the kernel, which moves 2 x K x (M or N) x 4 bytes for 2 x M x N x K
 // FLOP, so its share grows as the other dimension shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md and
@@ -47,8 +52,9 @@
 #include "core/copy/cp_async.cuh"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
-#include "core/epilogue/direct_store.cuh"
 #include "core/device_buffer.h"
+#include "core/epilogue/direct_store.cuh"
+#include "core/kernel/warp_specialized.cuh"
 #include "core/launch.h"
 #include "core/layout/rearrange.h"
 #include "core/mma/wgmma_tf32.cuh"
@@ -60,49 +66,65 @@
 
 namespace {
 
-constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32, kStages = 4;
-constexpr int kConsumers = 2;  // warpgroups 1-2, 64 rows each
-constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32;
+// Four stages; one producer warpgroup and two consumer warpgroups (64 rows each), setmaxnreg moving the producer's
+// registers to the consumers.
+constexpr gemm::WarpSpecialized kFrame{.stages = 4, .consumers = 2, .producer_registers = 40,
+                                       .consumer_registers = 232};
+constexpr int kStages = kFrame.stages;
 
 constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
 
 static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
-static_assert(kBM == 64 * kConsumers, "each consumer warpgroup owns 64 rows and every column");
+static_assert(kBM == 64 * kFrame.consumers, "each consumer warpgroup owns 64 rows and every column");
 static_assert(kABytes % gemm::kSwizzleAtomBytes == 0 && kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
-static_assert(128 * (kConsumers * kConsumerRegisters + kProducerRegisters) <= 65536, "the register file");
 
-// The block's shared memory, 1,024-byte aligned: the ring's tiles, then its barriers.
-struct Storage {
+// The ring's tiles, at the start of the frame's 1,024-byte aligned storage.
+struct Tiles {
     float a[kStages][kABytes / 4];
     float b[kStages][kBBytes / 4];
-    uint64_t full[kStages];   // A and B landed (copy bytes)
-    uint64_t empty[kStages];  // the consumers' MMAs that read the stage retired (one arrival per consumer warp)
 };
-constexpr int kSmemBytes = gemm::kSwizzleAtomBytes + int(sizeof(Storage));
+using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
+constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
 static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
 using Ring = gemm::RingPosition<kStages>;
+using Schedule = gemm::PersistentTiles<kBM, kBN>;
 
-// The producer's copies of one stage. kTransposed: the kernel computes C's transpose, and its register operand (B,
-// stored K x N) comes in kBM / 32 boxes of 32 columns (the MN-major form, core/copy/tensor_map.h) instead of one
-// K-major box.
+// The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameters), where the K
+// slices of C go, and the schedule.
+struct Params {
+    const CUtensorMap* a_map;
+    const CUtensorMap* b_map;
+    gemm::SliceOutput out;
+    gemm::PersistentSchedule schedule;
+};
+
+// The copies of one stage: the A tile and the B tile. kTransposed: the kernel computes C's transpose, and its
+// register operand (B, stored K x N) comes in kBM / 32 boxes of 32 columns (the MN-major form,
+// core/copy/tensor_map.h) instead of one K-major box.
 template <bool kTransposed>
-__device__ __forceinline__ void producer(const CUtensorMap* a_map, const CUtensorMap* b_map, Storage& st,
-                                         const gemm::PersistentSchedule& s) {
-    const auto load = [&](int stage, uint32_t full, const gemm::TileUnit& w, int kt) {
+struct Producer {
+    static constexpr uint32_t kStageBytes = kABytes + kBBytes;
+
+    __device__ __forceinline__ static void prefetch(const Params& p) {
+        gemm::prefetch_tensor_map(p.a_map);
+        gemm::prefetch_tensor_map(p.b_map);
+    }
+
+    __device__ __forceinline__ static void load(Tiles& tiles, int stage, uint32_t full, const gemm::TileUnit& w,
+                                                int kt, const Params& p) {
         if constexpr (kTransposed) {
 #pragma unroll
             for (int box = 0; box < kBM / 32; ++box)
-                gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[stage]) + box * gemm::mn_major_box_bytes<kBK>(),
-                                          a_map, full, w.m0 + 32 * box, kt * kBK);
+                gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]) + box * gemm::mn_major_box_bytes<kBK>(),
+                                          p.a_map, full, w.m0 + 32 * box, kt * kBK);
         } else {
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(st.a[stage]), a_map, full, kt * kBK, w.m0);
+            gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]), p.a_map, full, kt * kBK, w.m0);
         }
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(st.b[stage]), b_map, full, kt * kBK, w.n0);
-    };
-    gemm::produce<kBM, kBN, kStages>(s, st, kABytes + kBBytes, load);
-}
+        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.b[stage]), p.b_map, full, kt * kBK, w.n0);
+    }
+};
 
 __device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
     uint32_t x;
@@ -110,55 +132,61 @@ __device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
     return x;
 }
 
-template <bool kAligned, bool kTransposed>
-__device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
-                                         int consumer_index) {
-    constexpr int kSteps = kBK / gemm::kWgmmaK;
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-    // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
-    const int a_row = 64 * consumer_index + 16 * warp + lane % 16, a_half = lane / 16;
-    // Transposed: this lane's fragment elements (row g, k t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of each k8 step
-    // (g = lane / 4, t = lane % 4) as offsets in the MN-major tile; a step is 8 box rows (1 KiB) further on.
-    const int g_row = 64 * consumer_index + 16 * warp + lane / 4, t = lane % 4;
-    const uint32_t fragment_offset[4] = {
-        gemm::mn_major_sw128_offset<kBK>(g_row, t), gemm::mn_major_sw128_offset<kBK>(g_row + 8, t),
-        gemm::mn_major_sw128_offset<kBK>(g_row, t + 4), gemm::mn_major_sw128_offset<kBK>(g_row + 8, t + 4)};
-    Ring r;
-    float acc[gemm::kWgmmaAccumulators];
-    uint32_t frag[2][kSteps][4];
-    for (int u = blockIdx.x; u < s.units(); u += gridDim.x) {
-        const gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u);
+// A consumer warpgroup's MMAs over a unit's K tiles into its 64 x 256 accumulators: for each K tile, its 64 rows of
+// the A tile loaded into a set of fragment registers and rounded to TF32, and the MMAs with B from shared memory
+// issued; one K tile's MMAs stay in flight while the next tile's fragments are loaded into the other set.
+template <bool kTransposed>
+class Mainloop {
+  public:
+    using Accumulators = float[gemm::kWgmmaAccumulators];
+
+    __device__ __forceinline__ explicit Mainloop(int consumer_index) {
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+        // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
+        a_row_ = 64 * consumer_index + 16 * warp + lane % 16;
+        a_half_ = lane / 16;
+        // Transposed: this lane's fragment elements (row g, k t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of each k8
+        // step (g = lane / 4, t = lane % 4) as offsets in the MN-major tile; a step is 8 box rows (1 KiB) further on.
+        const int g_row = 64 * consumer_index + 16 * warp + lane / 4, t = lane % 4;
+        fragment_offset_[0] = gemm::mn_major_sw128_offset<kBK>(g_row, t);
+        fragment_offset_[1] = gemm::mn_major_sw128_offset<kBK>(g_row + 8, t);
+        fragment_offset_[2] = gemm::mn_major_sw128_offset<kBK>(g_row, t + 4);
+        fragment_offset_[3] = gemm::mn_major_sw128_offset<kBK>(g_row + 8, t + 4);
+    }
+
+    // The unit's K tiles from the ring at r on, every MMA retired and every stage given back at the end.
+    __device__ __forceinline__ void operator()(Storage& st, Ring& r, const gemm::TileUnit& w) {
         int retiring = -1;  // the stage whose MMAs the next wait retires
         // One K tile: its A fragments into register set kSet, rounded to TF32, and its MMAs issued; then the
         // previous tile's MMAs retired and their stage given back.
         const auto step = [&](auto set, int kt) {
             constexpr int kSet = decltype(set)::value;
-            gemm::mbarrier_wait(gemm::smem_addr(&st.full[r.stage]), r.phase);
+            st.wait_full(r);
             if constexpr (kTransposed) {
-                const uint32_t tile = gemm::smem_addr(st.a[r.stage]);
+                const uint32_t tile = gemm::smem_addr(st.tiles.a[r.stage]);
 #pragma unroll
                 for (int k8 = 0; k8 < kSteps; ++k8)
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
-                        frag[kSet][k8][i] =
-                            gemm::to_tf32(__uint_as_float(load_shared(tile + fragment_offset[i] + 1024 * k8)));
+                        frag_[kSet][k8][i] =
+                            gemm::to_tf32(__uint_as_float(load_shared(tile + fragment_offset_[i] + 1024 * k8)));
             } else {
-                const uint32_t a_rows = gemm::smem_addr(st.a[r.stage]) + a_row * 128;
+                const uint32_t a_rows = gemm::smem_addr(st.tiles.a[r.stage]) + a_row_ * 128;
 #pragma unroll
                 for (int k8 = 0; k8 < kSteps; ++k8)
-                    gemm::ldmatrix_a_tf32(frag[kSet][k8], a_rows + (((2 * k8 + a_half) ^ (a_row % 8)) << 4));
+                    gemm::ldmatrix_a_tf32(frag_[kSet][k8], a_rows + (((2 * k8 + a_half_) ^ (a_row_ % 8)) << 4));
             }
-            const uint32_t b_rows = gemm::smem_addr(st.b[r.stage]);
-            gemm::wgmma_hold(acc);
+            const uint32_t b_rows = gemm::smem_addr(st.tiles.b[r.stage]);
+            gemm::wgmma_hold(acc_);
             gemm::wgmma_fence();
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
-                gemm::wgmma_m64n256k8_tf32(acc, frag[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
+                gemm::wgmma_m64n256k8_tf32(acc_, frag_[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
                                            kt > 0 || k8 > 0);
             gemm::wgmma_commit();
             gemm::wgmma_wait<1>();
-            gemm::wgmma_hold(frag[1 - kSet]);
-            if (retiring >= 0 && lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[retiring]));
+            gemm::wgmma_hold(frag_[1 - kSet]);
+            if (retiring >= 0) st.release(retiring);
             retiring = r.stage;
             r.advance();
         };
@@ -169,51 +197,40 @@ __device__ __forceinline__ void consumer(Storage& st, const gemm::PersistentSche
         }
         if (kt < w.ktiles) step(std::integral_constant<int, 0>{}, kt);
         gemm::wgmma_wait<0>();
-        gemm::wgmma_hold(acc);
-        gemm::wgmma_hold(frag[0]);
-        gemm::wgmma_hold(frag[1]);
-        if (lane == 0) gemm::mbarrier_arrive(gemm::smem_addr(&st.empty[retiring]));
-
-        float* const C = out.base + int64_t(w.slice) * out.slice_stride;
-        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4, col = w.n0 + 2 * (lane % 4);
-#pragma unroll
-        for (int j = 0; j < gemm::kWgmmaN / 8; ++j) {
-            if constexpr (kTransposed) {  // s is the transposed product's: C has s.N rows and s.M columns
-                gemm::store_transposed_pair(C, out.ld, s.N, s.M, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
-                gemm::store_transposed_pair(C, out.ld, s.N, s.M, row + 8, col + 8 * j, acc[4 * j + 2],
-                                            acc[4 * j + 3]);
-            } else {
-                gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
-                gemm::store_pair<kAligned>(C, out.ld, s.M, s.N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
-            }
-        }
+        gemm::wgmma_hold(acc_);
+        gemm::wgmma_hold(frag_[0]);
+        gemm::wgmma_hold(frag_[1]);
+        st.release(retiring);
     }
-}
+
+    __device__ __forceinline__ const Accumulators& result() const { return acc_; }
+
+  private:
+    static constexpr int kSteps = kBK / gemm::kWgmmaK;
+    int a_row_, a_half_;
+    uint32_t fragment_offset_[4];
+    Accumulators acc_;
+    uint32_t frag_[2][kSteps][4];  // two sets of A fragments: one tile's in flight, the next tile's being loaded
+};
+
+// The accumulators straight from registers into the unit's K slice of C (float2 stores, which the warps do not
+// wait for). kTransposed: the schedule is of the transposed product (C has s.N rows and s.M columns).
+template <bool kAligned, bool kTransposed>
+struct Epilogue {
+    __device__ __forceinline__ static void store(const float (&acc)[gemm::kWgmmaAccumulators],
+                                                 const gemm::TileUnit& w, int consumer_index, const Params& p) {
+        gemm::store_warpgroup_tile<kBN, kAligned, kTransposed>(acc, p.out.base + int64_t(w.slice) * p.out.slice_stride,
+                                                               p.out.ld, p.schedule.M, p.schedule.N, w.m0, w.n0,
+                                                               consumer_index);
+    }
+};
 
 template <bool kAligned, bool kTransposed>
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(kFrame.threads(), 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                       gemm::SliceOutput out, gemm::PersistentSchedule s) {
-    extern __shared__ uint8_t smem_raw[];
-    Storage& st = *reinterpret_cast<Storage*>(gemm::swizzle_aligned(smem_raw));
-    const int warp = threadIdx.x / 32;
-    if (threadIdx.x == 0) {
-        for (int i = 0; i < kStages; ++i) {
-            gemm::mbarrier_init(gemm::smem_addr(&st.full[i]), 1);
-            gemm::mbarrier_init(gemm::smem_addr(&st.empty[i]), 4 * kConsumers);
-        }
-        gemm::mbarrier_init_fence();
-        gemm::prefetch_tensor_map(&a_map);
-        gemm::prefetch_tensor_map(&b_map);
-    }
-    __syncthreads();
-    if (warp < 4) {  // the producer warpgroup: one thread issues every copy, the other warps have no work
-        gemm::warpgroup_release_registers<kProducerRegisters>();
-        if (threadIdx.x == 0) producer<kTransposed>(&a_map, &b_map, st, s);
-    } else {
-        gemm::warpgroup_claim_registers<kConsumerRegisters>();
-        consumer<kAligned, kTransposed>(st, s, out, warp / 4 - 1);
-    }
+    gemm::warp_specialized<kFrame, Tiles, Schedule, Producer<kTransposed>, Mainloop<kTransposed>,
+                           Epilogue<kAligned, kTransposed>>(Params{&a_map, &b_map, out, s});
 }
 
 // g's A and B K-major and aligned; or, kTransposed, g is C's transpose: B^T (its A) stored K x M with M contiguous,
@@ -230,7 +247,7 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
     } else {
         MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
     }
-    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, s);
+    return gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, s);
 }
 
 // The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.

@@ -44,6 +44,26 @@ __device__ __forceinline__ void store_transposed_pair(float* C, int64_t ldc, int
     if (col + 1 < M) C[int64_t(col + 1) * ldc + row] = y;
 }
 
+// Writes a consumer warpgroup's wgmma accumulators (a 64 x kN product in core/mma/wgmma_tf32.cuh's D layout) into C
+// (ld ldc), each pair only where it lies in the M x N product: consumer warpgroup c's rows from row0 + 64 c, its
+// columns from col0. kTransposed: C holds the product's transpose (N x M), and each pair goes to its transposed place.
+template <int kN, bool kAligned, bool kTransposed = false>
+__device__ __forceinline__ void store_warpgroup_tile(const float (&acc)[kN / 2], float* C, int64_t ldc, int M, int N,
+                                                     int row0, int col0, int consumer_index) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+    const int row = row0 + 64 * consumer_index + 16 * warp + lane / 4, col = col0 + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < kN / 8; ++j) {
+        if constexpr (kTransposed) {
+            store_transposed_pair(C, ldc, N, M, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+            store_transposed_pair(C, ldc, N, M, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        } else {
+            store_pair<kAligned>(C, ldc, M, N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1]);
+            store_pair<kAligned>(C, ldc, M, N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3]);
+        }
+    }
+}
+
 // Writes a thread's accumulators, laid out as Warp says: FM x FN fragments of 4 x 4, accumulator row 4f + i at
 // row_offset(4f + i), each fragment's 4 columns contiguous from col_offset(4g). c points at the block tile's
 // (0,0); (row0, col0) is the thread's origin in the block tile; m_rem/n_rem are the rows/columns of C left from

@@ -1,6 +1,6 @@
 // The work of a persistent grid (device and host): output tiles of kBM x kBN over K slices, each block walking
-// the work units from blockIdx.x in steps of gridDim.x; the position of a role in an mbarrier ring, and the
-// producer role that fills the ring.
+// the work units from blockIdx.x in steps of gridDim.x (the tile schedule a warp-specialised kernel composes,
+// core/kernel/warp_specialized.cuh), and the position of a role in an mbarrier ring.
 //
 // Unit u of tiles x splits is tile u % tiles (rasterised, schedule/raster.cuh) of K slice u / tiles. A schedule may
 // instead split only its tail (schedule/split_tail.h): the tiles of the whole waves stay whole, units
@@ -13,7 +13,6 @@
 #include <cstdint>
 
 #include "core/config.h"
-#include "core/copy/bulk_tensor.cuh"
 #include "core/device.h"
 #include "core/problem.h"
 #include "core/schedule/raster.cuh"
@@ -82,6 +81,17 @@ __device__ __forceinline__ TileUnit unit_at(const PersistentSchedule& s, int u) 
     return TileUnit{bm * kBM, bn * kBN, slice, kt0, kt1 - kt0, piece};
 }
 
+// The tile schedule of a persistent kernel that walks tiles of kBM x kBN: the units a block takes are units(s) from
+// blockIdx.x in steps of gridDim.x, each unit(s, u). kSplitTail: whether the kernel takes split tails (as units and
+// unit_at).
+template <int kBM, int kBN, bool kSplitTail = false>
+struct PersistentTiles {
+    __device__ __forceinline__ static int units(const PersistentSchedule& s) { return s.units<kSplitTail>(); }
+    __device__ __forceinline__ static TileUnit unit(const PersistentSchedule& s, int u) {
+        return unit_at<kBM, kBN, kSplitTail>(s, u);
+    }
+};
+
 // A position in a ring of kStages: the stage and the parity of its barriers' current phase.
 template <int kStages>
 struct RingPosition {
@@ -94,24 +104,5 @@ struct RingPosition {
         }
     }
 };
-
-// The producer of a warp-specialised persistent block, one thread: every K tile of the block's units into the ring
-// of the kernel's shared storage (its barrier arrays full and empty), in the order the consumers read them. Each
-// stage is taken once the consumers gave it back (the first pass finds every stage free), `stage_bytes` are
-// announced on its full barrier, and load(stage, full_barrier, unit, kt) issues the copies that complete it.
-// kSplitTail: whether the kernel takes split tails (as units and unit_at).
-template <int kBM, int kBN, int kStages, bool kSplitTail = false, class Storage, class Load>
-__device__ __forceinline__ void produce(const PersistentSchedule& s, Storage& st, uint32_t stage_bytes, Load&& load) {
-    RingPosition<kStages> r;
-    for (int u = blockIdx.x; u < s.units<kSplitTail>(); u += gridDim.x) {
-        const TileUnit w = unit_at<kBM, kBN, kSplitTail>(s, u);
-        for (int kt = w.kt0; kt < w.kt0 + w.ktiles; ++kt, r.advance()) {
-            mbarrier_wait(smem_addr(&st.empty[r.stage]), r.phase ^ 1);
-            const uint32_t bar = smem_addr(&st.full[r.stage]);
-            mbarrier_arrive_expect_tx(bar, stage_bytes);
-            load(r.stage, bar, w, kt);
-        }
-    }
-}
 
 }  // namespace gemm
