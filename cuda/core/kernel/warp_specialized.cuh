@@ -12,6 +12,10 @@
 // Warpgroups 1..consumers are the consumers: they take the registers, and for each unit run the mainloop, then hand
 // its accumulators to the epilogue while the producer already fills the stages of the next unit.
 //
+// Why one frame: every Hopper tensor-core rung needs this same structure, and its details must agree between the
+// roles (arrival counts, phases, the order of the walk). Written once, they cannot drift apart between kernels, and a
+// new rung (other tiles, another schedule, another epilogue) writes only the parts that differ.
+//
 // The barrier protocol: full[s] completes on the producer's one arrival (which announces the stage's bytes) and
 // the copies' bytes; empty[s] on one arrival per consumer warp (Storage::release) once the MMAs that read stage s
 // retired. Both roles walk the same units and K tiles in the same order, so their ring positions agree without
@@ -25,8 +29,8 @@
 //   Mainloop:  constructed once per consumer thread from its consumer warpgroup's index;
 //              operator()(Storage&, RingPosition<stages>&, const TileUnit&): the unit's K tiles from the ring
 //              position on, each waited for (Storage::wait_full) and given back (Storage::release);
-//              result(): the accumulators the epilogue takes
-//   Epilogue:  static void store(const Result&, const TileUnit&, int consumer_index, const Params&)
+//              result(): the accumulators the epilogue takes (of type Mainloop::Accumulators)
+//   Epilogue:  static void store(const Mainloop::Accumulators&, const TileUnit&, int consumer_index, const Params&)
 #pragma once
 
 #include <cstdint>
