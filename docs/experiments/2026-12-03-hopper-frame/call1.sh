@@ -3,7 +3,8 @@
 # the same objects with the wgmma kernels (and the two epilogue objects that include the changed schedule and store
 # headers) of the commit before the frame, carried in ab/old/. The machine code of both, kernel by kernel; the A/B of
 # the two wgmma kernels and both dispatchers over the asv shapes in alternating processes; and the report's rested
-# and sustained figures at 4096^3 and 8192^3 from each library.
+# and sustained figures at 4096^3 and 8192^3 from each library; the four sanitizers over the two wgmma kernels of
+# this commit.
 export OUT=${OUT:-/tmp/out}
 D=docs/experiments/2026-12-03-hopper-frame
 mkdir -p $D/logs
@@ -27,4 +28,6 @@ report() {
 }
 step report-old report /tmp/libold.so old
 step report-new report $PWD/matmul_opt/libmatmul.so new
+tar czf $OUT/logs.tgz $D/logs
+step sanitize bash -c "timeout 200 python3 -m tools.sanitize --kernels wgmma_tf32,wgmma_3xtf32 > $D/logs/call1-sanitize.log 2>&1; cp results/latest/sanitizer-*.log $D/logs/ 2>/dev/null; tail -8 $D/logs/call1-sanitize.log"
 tar czf $OUT/logs.tgz $D/logs
