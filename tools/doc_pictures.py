@@ -61,6 +61,8 @@ def roofline_data(report: dict, grid_report: dict) -> dict:
     for row in grid["rows"]:
         M, N, K = row["M"], row["N"], row["K"]
         for kernel, ms in sorted(row["ms"].items()):
+            if kernel not in ("best", "cublas"):  # the FP32 roofline: the report's grid also times TF32 kernels
+                continue
             points.append({"set": f"grid, {kernel}", "shape": f"{M}x{N}x{K}", "intensity": round(intensity(M, N, K), 3),
                            "tflops": round(2 * M * N * K / (ms * 1e9), 3)})
     for n in ROOFLINE_CUBES:
