@@ -9,7 +9,9 @@ Tables (rows are found by the kernel or shape in their first cell; the other cel
 - docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape;
 - docs/tutorial/, each chapter's table: the rung's TFLOPS per shape, the rung below's, the gain and the share of
   cuBLAS (CHAPTERS); or, for the chapters of the shape grid (GRID_CHAPTERS), best's and cuBLAS's times per shape
-  of results/latest/report-grid-h200.json with the roofline; and the tutorial's comparison with the seed article.
+  of results/latest/report-grid-h200.json with the roofline, or, for the chapter of the dispatchers per accuracy
+  (PRECISION_CHAPTERS), each dispatcher's time beside the cuBLAS of its accuracy in that run; and the tutorial's
+  comparison with the seed article.
 The prose around them points to the report instead of citing its figures."""
 import json
 import re
@@ -93,6 +95,22 @@ def grid_row(cells: list[str], grid: dict) -> list[str]:
     return cells
 
 
+PRECISION_HEADER = ("| shape | class | best_tf32, µs | cuBLAS TF32, µs | best_tf32 / cuBLAS TF32 | best_fp32_accurate, µs "
+                    "| cuBLAS fp32, µs | best_fp32_accurate / cuBLAS fp32 |")
+
+
+def precision_row(cells: list[str], grid: dict) -> list[str]:
+    """A row of the dispatchers' grid table: each dispatcher's time in the grid's run beside the cuBLAS of its
+    accuracy (TF32 for best_tf32, fp32 for best_fp32_accurate), and their ratio (> 1: faster than cuBLAS)."""
+    M, N, K = map(int, shape_of_label(cells[0]).split("x"))
+    row = next(r for r in grid["rows"] if (r["M"], r["N"], r["K"]) == (M, N, K))
+    ms = row["ms"]
+    cells[1:8] = [row["klass"], f"{1e3 * ms['best_tf32']:.1f}", f"{1e3 * ms['cublas_tf32']:.1f}",
+                  f"{ms['cublas_tf32'] / ms['best_tf32']:.2f}x", f"{1e3 * ms['best_fp32_accurate']:.1f}",
+                  f"{1e3 * ms['cublas']:.1f}", f"{ms['cublas'] / ms['best_fp32_accurate']:.2f}x"]
+    return cells
+
+
 # The tutorial's chapters: (file, rung, the rung below, the cuBLAS baseline of its arithmetic).
 CHAPTERS = [
     ("docs/tutorial/01-naive.md", "naive", None, "cublas"),
@@ -132,6 +150,9 @@ TABLES = [
 # Chapters whose table is of the shape grid (best beside cuBLAS): rows are written by grid_row.
 GRID_CHAPTERS = ["docs/tutorial/09-skinny.md", "docs/tutorial/10-shortk.md", "docs/tutorial/11-longk.md",
                  "docs/tutorial/12-best.md"]
+# The chapter of the dispatchers per accuracy, whose table is of the shape grid too: rows are written by
+# precision_row.
+PRECISION_CHAPTERS = ["docs/tutorial/16-by_precision.md"]
 
 
 def rewrite_table(text: str, header: str, write_row, figures) -> str:
@@ -151,7 +172,8 @@ def main() -> int:
     check = "--check" in sys.argv[1:]
     stale = []
     tables = [(file, header, write_row, tflops) for file, header, write_row in TABLES] + \
-             [(file, GRID_HEADER, grid_row, grid) for file in GRID_CHAPTERS]
+             [(file, GRID_HEADER, grid_row, grid) for file in GRID_CHAPTERS] + \
+             [(file, PRECISION_HEADER, precision_row, grid) for file in PRECISION_CHAPTERS]
     for name in dict.fromkeys(file for file, *_ in tables):
         path = ROOT / name
         text = path.read_text()
