@@ -4,7 +4,8 @@
     python3 -m tools.doc_figures --check   exit 1 (naming the rows) where a table differs from the report
 
 Tables (rows are found by the kernel or shape in their first cell; the other cells are left as written):
-- README.md, the kernel table: TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ in the last cell;
+- README.md, the kernel table: TFLOPS at 1024³ / 3072³ / 4096³ / 8192³ in the last cell; and the tensor-core
+  kernels' rested and sustained TFLOPS at 4096³ and 8192³ (the report's sustained table);
 - docs/ladder.md, the rung table: TFLOPS at 1024³, 4096³, 8192³ with the share of `cublas` in the same run;
 - docs/ladder.md, `best` against cuBLAS: best, cublas and their ratio per shape;
 - docs/tutorial/, each chapter's table: the rung's TFLOPS per shape, the rung below's, the gain and the share of
@@ -29,6 +30,11 @@ def tflops_by_kernel_and_shape(report: dict) -> dict[tuple[str, str], float]:
     return {(t["kernel"], f"{t['M']}x{t['N']}x{t['K']}"): t["gflops"] / 1e3 for t in report["timings"]}
 
 
+def sustained_tflops_by_kernel_and_shape(report: dict) -> dict[tuple[str, str], float]:
+    """The sustained table's TFLOPS: each kernel after seconds of back-to-back launches of the same product."""
+    return {(t["kernel"], f"{t['M']}x{t['N']}x{t['K']}"): t["gflops"] / 1e3 for t in report["sustained"]}
+
+
 def cube(n: int) -> str:
     return f"{n}x{n}x{n}"
 
@@ -47,6 +53,17 @@ def kernel_of_label(label: str) -> str | None:
 def readme_row(cells: list[str], tflops) -> list[str]:
     kernel = kernel_of_label(cells[0])
     cells[-1] = " / ".join(f"{tflops[kernel, cube(n)]:.2f}" for n in (1024, 3072, 4096, 8192))
+    return cells
+
+
+SUSTAINED_HEADER = "| kernel | 4096³ rested | 4096³ sustained | 8192³ rested | 8192³ sustained |"
+
+
+def sustained_row(cells: list[str], figures) -> list[str]:
+    """A row of the README's table of rested and sustained TFLOPS (figures: the two maps)."""
+    rested, sustained = figures
+    kernel = kernel_of_label(cells[0])
+    cells[1:5] = [f"{table[kernel, cube(n)]:.1f}" for n in (4096, 8192) for table in (rested, sustained)]
     return cells
 
 
@@ -171,7 +188,9 @@ def main() -> int:
     grid = json.loads(GRID_REPORT.read_text())["grid"]
     check = "--check" in sys.argv[1:]
     stale = []
+    sustained = sustained_tflops_by_kernel_and_shape(json.loads(REPORT.read_text()))
     tables = [(file, header, write_row, tflops) for file, header, write_row in TABLES] + \
+             [("README.md", SUSTAINED_HEADER, sustained_row, (tflops, sustained))] + \
              [(file, GRID_HEADER, grid_row, grid) for file in GRID_CHAPTERS] + \
              [(file, PRECISION_HEADER, precision_row, grid) for file in PRECISION_CHAPTERS]
     for name in dict.fromkeys(file for file, *_ in tables):
