@@ -43,3 +43,51 @@ def test_cubin_compare_matches_kernels_by_their_code(tmp_path):
     changed = subprocess.run(compare + [str(tmp_path / "old"), str(tmp_path / "changed")], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
     assert changed.returncode == 1 and "only after" in changed.stdout, changed.stdout + changed.stderr
+
+
+def fake_sanitizer(monkeypatch, tmp_path, slow=()):
+    """tools.sanitize with a fake compute-sanitizer: every run clean, but a kernel in `slow` times out. Returns the
+    commands run."""
+    from tools import sanitize
+
+    commands = []
+
+    def fake_run(command, cwd, capture_output, text, timeout):
+        commands.append(command)
+        kernels = command[command.index("--kernels") + 1] if "--kernels" in command else ""
+        if kernels in slow:
+            raise subprocess.TimeoutExpired(command, timeout, output=b"partial", stderr=b"")
+        summary = ("RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)" if "racecheck" in command else
+                   "ERROR SUMMARY: 0 errors")
+        return subprocess.CompletedProcess(command, 0, stdout=f"========= {summary}\n", stderr="")
+
+    monkeypatch.setattr(sanitize.shutil, "which", lambda name: sys.executable)  # a path that exists
+    monkeypatch.setattr(sanitize.subprocess, "run", fake_run)
+    monkeypatch.setattr(sanitize, "LOGS", tmp_path)
+    return commands
+
+
+def test_sanitize_runs_one_process_per_tool_over_every_kernel_by_default(monkeypatch, tmp_path, capsys):
+    from tools import sanitize
+
+    commands = fake_sanitizer(monkeypatch, tmp_path)
+    assert sanitize.main(["--tools", "memcheck,racecheck", "--kernels", "skinny,longk"]) == 0
+    assert [command[2] for command in commands] == ["memcheck", "racecheck"]
+    assert all(command[-2:] == ["--kernels", "skinny,longk"] for command in commands)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["sanitizer-memcheck.log", "sanitizer-racecheck.log"]
+    assert "all sanitizer runs clean" in capsys.readouterr().out
+
+
+def test_sanitize_jobs_split_the_runs_by_kernel_and_a_run_past_its_timeout_fails(monkeypatch, tmp_path, capsys):
+    from tools import sanitize
+
+    commands = fake_sanitizer(monkeypatch, tmp_path, slow={"longk"})
+    assert sanitize.main(["--tools", "racecheck", "--kernels", "skinny,longk,splitk", "--jobs", "3",
+                          "--timeout", "5"]) == 1
+    assert sorted(command[-1] for command in commands) == ["longk", "skinny", "splitk"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == \
+        ["sanitizer-racecheck-longk.log", "sanitizer-racecheck-skinny.log", "sanitizer-racecheck-splitk.log"]
+    assert "stopped after 5 s" in (tmp_path / "sanitizer-racecheck-longk.log").read_text()
+    captured = capsys.readouterr()
+    assert "racecheck longk: did not finish in 5 s" in captured.out
+    assert "racecheck longk" in captured.err and "racecheck skinny" not in captured.err
