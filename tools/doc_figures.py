@@ -100,11 +100,17 @@ GRID_REPORT = ROOT / "results/latest/report-grid-h200.json"
 GRID_HEADER = "| shape | class | floor, µs | best, µs | cuBLAS, µs | best / cuBLAS | best's share of the roofline |"
 
 
+def grid_row_of(label: str, grid: dict) -> dict:
+    """The grid run's row of the shape a table row names ('4097×4097×4097')."""
+    shape = tuple(map(int, shape_of_label(label).split("x")))
+    return next(r for r in grid["rows"] if (r["M"], r["N"], r["K"]) == shape)
+
+
 def grid_row(cells: list[str], grid: dict) -> list[str]:
     """A row of a chapter's grid table: the shape's roofline floor, best's and cuBLAS's times in the grid's run, and
     best's share of the floor (the FP32 peak of docs/figures, the HBM bandwidth measured in the run)."""
-    M, N, K = map(int, shape_of_label(cells[0]).split("x"))
-    row = next(r for r in grid["rows"] if (r["M"], r["N"], r["K"]) == (M, N, K))
+    row = grid_row_of(cells[0], grid)
+    M, N, K = row["M"], row["N"], row["K"]
     floor = roofline_ms(M, N, K, FP32_PEAK_TFLOPS * 1e3, grid["hbm_gb_per_s"])
     best, cublas = row["ms"]["best"], row["ms"]["cublas"]
     cells[1:7] = [row["klass"], f"{1e3 * floor:.1f}", f"{1e3 * best:.1f}", f"{1e3 * cublas:.1f}",
@@ -119,8 +125,7 @@ PRECISION_HEADER = ("| shape | class | best_tf32, µs | cuBLAS TF32, µs | best_
 def precision_row(cells: list[str], grid: dict) -> list[str]:
     """A row of the dispatchers' grid table: each dispatcher's time in the grid's run beside the cuBLAS of its
     accuracy (TF32 for best_tf32, fp32 for best_fp32_accurate), and their ratio (> 1: faster than cuBLAS)."""
-    M, N, K = map(int, shape_of_label(cells[0]).split("x"))
-    row = next(r for r in grid["rows"] if (r["M"], r["N"], r["K"]) == (M, N, K))
+    row = grid_row_of(cells[0], grid)
     ms = row["ms"]
     cells[1:8] = [row["klass"], f"{1e3 * ms['best_tf32']:.1f}", f"{1e3 * ms['cublas_tf32']:.1f}",
                   f"{ms['cublas_tf32'] / ms['best_tf32']:.2f}x", f"{1e3 * ms['best_fp32_accurate']:.1f}",
@@ -184,11 +189,12 @@ def rewrite_table(text: str, header: str, write_row, figures) -> str:
 
 
 def main() -> int:
-    tflops = tflops_by_kernel_and_shape(json.loads(REPORT.read_text()))
+    report = json.loads(REPORT.read_text())
+    tflops = tflops_by_kernel_and_shape(report)
     grid = json.loads(GRID_REPORT.read_text())["grid"]
     check = "--check" in sys.argv[1:]
     stale = []
-    sustained = sustained_tflops_by_kernel_and_shape(json.loads(REPORT.read_text()))
+    sustained = sustained_tflops_by_kernel_and_shape(report)
     tables = [(file, header, write_row, tflops) for file, header, write_row in TABLES] + \
              [("README.md", SUSTAINED_HEADER, sustained_row, (tflops, sustained))] + \
              [(file, GRID_HEADER, grid_row, grid) for file in GRID_CHAPTERS] + \

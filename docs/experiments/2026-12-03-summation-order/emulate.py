@@ -17,6 +17,7 @@ A plain addition is float32(float64(x) + float64(y)), exact. The orders:
 The error is matmul_opt.accuracy.relative_error against float64 with the error scale, as the report computes it.
 """
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -85,25 +86,12 @@ def blocked(A, B, b):
 
 ORDERS = {
     "sequential": sequential,
-    "slices 64": lambda A, B: slices(A, B, 64),
-    "slices 32": lambda A, B: slices(A, B, 32),
-    "slices 16": lambda A, B: slices(A, B, 16),
-    "slices 8": lambda A, B: slices(A, B, 8),
-    "slices 4": lambda A, B: slices(A, B, 4),
-    "slices 128": lambda A, B: slices(A, B, 128),
-    "slices 256": lambda A, B: slices(A, B, 256),
-    "slices 64 tree": lambda A, B: slices(A, B, 64, tree=True),
-    "slices 16 tree": lambda A, B: slices(A, B, 16, tree=True),
-    "slices 4 tree": lambda A, B: slices(A, B, 4, tree=True),
-    "slices 1 tree": lambda A, B: slices(A, B, 1, tree=True),
-    "chunk 16, slices 1024 tree": lambda A, B: chunked_slices(A, B, 16, 1024),
-    "chunk 8, slices 512 tree": lambda A, B: chunked_slices(A, B, 8, 512),
-    "interleave 2": lambda A, B: interleave(A, B, 2),
-    "interleave 4": lambda A, B: interleave(A, B, 4),
-    "interleave 8": lambda A, B: interleave(A, B, 8),
-    "blocked 8": lambda A, B: blocked(A, B, 8),
-    "blocked 16": lambda A, B: blocked(A, B, 16),
-    "blocked 32": lambda A, B: blocked(A, B, 32),
+    **{f"slices {d}": functools.partial(slices, depth=d) for d in (64, 32, 16, 8, 4, 128, 256)},
+    **{f"slices {d} tree": functools.partial(slices, depth=d, tree=True) for d in (64, 16, 4, 1)},
+    **{f"chunk {c}, slices {d} tree": functools.partial(chunked_slices, chunk=c, depth=d) for c, d in ((16, 1024),
+                                                                                                       (8, 512))},
+    **{f"interleave {p}": functools.partial(interleave, p=p) for p in (2, 4, 8)},
+    **{f"blocked {b}": functools.partial(blocked, b=b) for b in (8, 16, 32)},
 }
 
 
