@@ -5,6 +5,8 @@
 // K over a small C), the slices of each quad are shared among z_groups threads, each summing a contiguous run of
 // them in order (its loads issued in batches, so that a long run waits for few round trips to memory), and the
 // runs' sums are added in run order: the order is fixed by the shape, so the result is reproducible bit for bit.
+// The pairwise reduction gives each quad one thread, which adds the slices as a binary tree: partial sums of 1, 2,
+// 4, ... slices in registers, combined like the carries of a binary counter as the slices come in order.
 #include "core/epilogue/split_k_reduce.h"
 
 #include "core/copy/guarded_load.cuh"
@@ -69,13 +71,74 @@ __global__ void __launch_bounds__(kReduceThreads)
     }
 }
 
+// The levels of partial sums a pairwise thread keeps: level l holds 2^l slices, so kPairwiseLevels hold
+// 2^kPairwiseLevels - 1; past that the top level adds the rest in order.
+constexpr int kPairwiseLevels = 11;
+
+template <bool kAlignedC>
+__global__ void __launch_bounds__(kReduceThreads)
+    split_k_reduce_pairwise_kernel(const float* __restrict__ ws, int64_t ldw, int64_t slab, int splits, int M,
+                                   int N, float* __restrict__ C, int64_t ldc) {
+    constexpr int kTop = kPairwiseLevels - 1;
+    const int64_t quads = (int64_t(N) - 1) / 4 + 1;
+    const int64_t total = int64_t(M) * quads;
+    const int64_t stride = int64_t(gridDim.x) * kReduceThreads;
+    for (int64_t i = int64_t(blockIdx.x) * kReduceThreads + threadIdx.x; i < total; i += stride) {
+        const int64_t row = i / quads;
+        const int col = int(i - row * quads) * 4;
+        const float* w = ws + row * ldw + col;
+        float4 level[kPairwiseLevels];
+        for (int z = 0; z < splits; ++z) {  // slice z joins the levels that z's set bits say are full
+            float4 carry = load_row4<true>(w + z * slab, 0, N - col);
+            bool placed = false;
+#pragma unroll
+            for (int l = 0; l < kPairwiseLevels; ++l) {
+                if (placed) continue;
+                const bool full = l == kTop ? (z >> l) != 0 : ((z >> l) & 1) != 0;
+                if (!full) {
+                    level[l] = carry;
+                    placed = true;
+                } else if (l == kTop) {
+                    add4(level[l], carry);
+                    placed = true;
+                } else {
+                    add4(carry, level[l]);
+                }
+            }
+        }
+        // The full levels of `splits`, from the latest slices (low levels) to the first (the top).
+        float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+        bool started = false;
+#pragma unroll
+        for (int l = 0; l < kPairwiseLevels; ++l) {
+            const bool full = l == kTop ? (splits >> l) != 0 : ((splits >> l) & 1) != 0;
+            if (!full) continue;
+            if (started) {
+                add4(s, level[l]);
+            } else {
+                s = level[l];
+                started = true;
+            }
+        }
+        store4<kAlignedC>(C + row * ldc + col, N - col, s);
+    }
+}
+
 }  // namespace
 
 mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,
-                                cudaStream_t stream) {
+                                cudaStream_t stream, ReduceOrder order) {
     int sms = 0;
     MM_TRY(sm_count(&sms));
     const int64_t total = int64_t(g.M) * ((int64_t(g.N) - 1) / 4 + 1);
+    if (order == ReduceOrder::kPairwise) {
+        const int64_t want = (total - 1) / kReduceThreads + 1;
+        const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
+        return with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
+            return gemm::launch(split_k_reduce_pairwise_kernel<decltype(aligned)::value>, blocks, kReduceThreads, 0,
+                                stream, "pairwise split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
+        });
+    }
     const int64_t resident = int64_t(sms) * 8 * kReduceThreads;
     int z_groups = 1;
     while (z_groups < kMaxZGroups && 2 * z_groups * total <= resident &&

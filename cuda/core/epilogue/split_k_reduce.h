@@ -5,9 +5,14 @@
 
 namespace gemm {
 
-// C = the sum over z < splits of ws[z * slab + row * ldw + col], in slice order (deterministic: the same inputs
-// give the same bits). ws is 16-byte aligned with ldw and slab multiples of 4 floats.
+// The order in which the slices are added: one after another (a chain of splits additions), or pairwise (slice
+// pairs, then pairs of pairs: a chain of about log2(splits)), which keeps the rounding error of many slices small.
+// Either is fixed by the slice count alone.
+enum class ReduceOrder { kSliceOrder, kPairwise };
+
+// C = the sum over z < splits of ws[z * slab + row * ldw + col], in `order` (deterministic: the same inputs give
+// the same bits). ws is 16-byte aligned with ldw and slab multiples of 4 floats.
 mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,
-                                cudaStream_t stream);
+                                cudaStream_t stream, ReduceOrder order = ReduceOrder::kSliceOrder);
 
 }  // namespace gemm

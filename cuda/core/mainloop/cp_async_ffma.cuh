@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
 #include "core/launch.h"
+#include "core/mma/ffma_sums.cuh"
 #include "core/mma/ffma_warp_tile.cuh"
 #include "core/pipeline/cp_async_ring.cuh"
 #include "core/schedule/raster.cuh"
@@ -34,8 +35,8 @@ struct Parts {
 
 // One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z). The fragments of the warp tile are
 // register double-buffered: the k+1 fragments load while the k FMAs run, and the next stage's first fragments
-// load under the last k's FMAs.
-template <class Tile, class OpA, class OpB, bool kAligned>
+// load under the last k's FMAs. Order: the order of each thread's sums over K (core/mma/ffma_sums.cuh).
+template <class Tile, class OpA, class OpB, bool kAligned, class Order = gemm::SequentialOrder>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
     cp_async_ffma_kernel(const GemmMatrices g, const int ktiles_per_split, const gemm::SliceOutput out) {
     using P = Parts<Tile::value, OpA, OpB, kAligned>;
@@ -55,8 +56,7 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
 
     const typename P::Copy copy(smem, g, m0, n0, tid);
     const auto load = [&](int kt, int stage) { copy.load(kt, stage); };
-    typename Warp::Acc acc;
-    Warp::zero(acc);
+    typename Order::template Sum<Warp> sum;
     typename P::Ring ring(kt_begin, kt_end);
     ring.fill(load);
     int row0, col0;
@@ -78,27 +78,28 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
                 Warp::load(fa[(k + 1) & 1], fb[(k + 1) & 1], smem.a + ring.read_stage() * P::Copy::kAStage + row0,
                            smem.b + ring.read_stage() * P::Copy::kBStage + col0);
             }
-            Warp::fma(acc, fa[k & 1], fb[k & 1]);
+            sum.fma(k, fa[k & 1], fb[k & 1]);
         }
+        sum.end_tile();
     }
     // Past the last tile the fragment loads above read a stale stage: harmless, nothing writes it (every later
     // commit group is empty) and the values are never used.
 
-    gemm::store_direct<Warp, kAligned>(acc, out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0,
-                                       out.ld, row0, col0, m_rem, n_rem);
+    float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
+    gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);
 }
 
-template <FfmaTile kTile, class OpA, class OpB, bool kAligned>
+template <FfmaTile kTile, class OpA, class OpB, bool kAligned, class Order>
 mm_status launch_slices_as(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                            cudaStream_t stream) {
     constexpr int kSmemBytes = Parts<kTile, OpA, OpB, kAligned>::kSmemBytes;
-    constexpr auto kernel = &cp_async_ffma_kernel<gemm::FfmaTileType<kTile>, OpA, OpB, kAligned>;
+    constexpr auto kernel = &cp_async_ffma_kernel<gemm::FfmaTileType<kTile>, OpA, OpB, kAligned, Order>;
     MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute(pipelined)"));
     const dim3 grid(tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n), 1, unsigned(splits));
     return gemm::launch(kernel, grid, kTile.threads(), kSmemBytes, stream, "pipelined", g, ktiles_per_split, out);
 }
 
-template <FfmaTile kTile>
+template <FfmaTile kTile, class Order = gemm::SequentialOrder>
 mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
     // A transposed operand is copied element-wise, so only the operands copied by rows (B for op_b = MM_OP_N, A
@@ -108,7 +109,8 @@ mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gem
         using OpB = decltype(op_b);
         const bool rows_a = !OpA::kT || rows_aligned16(g.A, g.lda), rows_b = OpB::kT || rows_aligned16(g.B, g.ldb);
         return with_alignment(rows_b && rows_a && rows_aligned16(out.base, out.ld), [&](auto aligned) {
-            return launch_slices_as<kTile, OpA, OpB, decltype(aligned)::value>(g, splits, ktiles_per_split, out, stream);
+            return launch_slices_as<kTile, OpA, OpB, decltype(aligned)::value, Order>(g, splits, ktiles_per_split, out,
+                                                                                     stream);
         });
     });
 }

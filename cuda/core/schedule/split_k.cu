@@ -21,7 +21,8 @@ int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm) {
     return for_occupancy > for_accuracy ? for_occupancy : for_accuracy;
 }
 
-mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream) {
+mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
+                      ReduceOrder order) {
     const int k_tiles = int(tiles_of(g.K, bk));
     if (splits > k_tiles) splits = k_tiles;
     if (splits < 1) splits = 1;
@@ -35,7 +36,7 @@ mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launc
     DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);
     MM_TRY(ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace"));
     MM_TRY(launch(g, splits, per_split, SliceOutput{ws.data(), ldw, slab}, stream));
-    return launch_split_k_reduce(ws.data(), ldw, slab, splits, g, stream);
+    return launch_split_k_reduce(ws.data(), ldw, slab, splits, g, stream, order);
 }
 
 }  // namespace gemm

@@ -7,6 +7,7 @@
 // 4 / min_slice_k B/FLOP (1/64 at 256), small next to the operand traffic.
 #pragma once
 
+#include "core/epilogue/split_k_reduce.h"
 #include "core/problem.h"
 
 namespace gemm {
@@ -45,7 +46,8 @@ using SliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_pe
 
 // C = A·B over at most `splits` even slices of whole bk-deep K tiles, none empty. One slice runs straight into
 // C; several write to a workspace from the library's workspace pool (stream-ordered, freed on every exit path)
-// and the reduction sums them into C.
-mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream);
+// and the reduction sums them into C, in `order`.
+mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
+                      ReduceOrder order = ReduceOrder::kSliceOrder);
 
 }  // namespace gemm
