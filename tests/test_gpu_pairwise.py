@@ -1,14 +1,16 @@
-"""GPU tier: the pairwise rung's order of summation keeps its error within cuBLAS fp32's at every K, on the inputs
-the accuracy contracts name, and gives the same bits on the same inputs.
+"""GPU tier: the pairwise rung's order of summation keeps its error within the fp32-accurate contract at every K
+(cuBLAS fp32's error on uniform inputs, twice it on magnitudes spread over 2^+-40), and gives the same bits on the
+same inputs.
 
 The report's accuracy shape (256 x K x 256) on fresh inputs: over its 65536 outputs the error measure moves by well
-under 1% from draw to draw, while the order's margin under cuBLAS's is 2 to 3% at K = 16 and wider past it
-(docs/experiments/2026-12-03-summation-order.md emulates the order)."""
+under 1% from draw to draw, while the order's margin under cuBLAS's on uniform inputs is 2 to 3% at K = 16 and wider
+past it (docs/experiments/2026-12-03-summation-order.md emulates the order; on spread magnitudes the H200 measured
+0.9 to 1.12x, docs/experiments/2026-12-03-pairwise.md)."""
 import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt.accuracy import INPUT_KINDS, error_scale, relative_error
+from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT, INPUT_KINDS, error_scale, relative_error
 
 pytestmark = pytest.mark.gpu
 
@@ -29,13 +31,13 @@ def on_device(array):
 
 @pytest.mark.parametrize("kind", list(INPUT_KINDS))
 @pytest.mark.parametrize("K", KS)
-def test_pairwise_is_at_least_as_accurate_as_cublas_fp32(kind, K):
+def test_pairwise_keeps_the_fp32_accurate_contract(kind, K):
     requires("pairwise", "cublas")
     rng = np.random.default_rng()
     A, B = INPUT_KINDS[kind](rng, (256, K)), INPUT_KINDS[kind](rng, (K, 256))
     reference, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
     errors = {name: relative_error(matmul_opt.run(name, A, B), reference, scale) for name in ("pairwise", "cublas")}
-    assert errors["pairwise"] <= errors["cublas"], f"{kind}, K = {K}: {errors}"
+    assert errors["pairwise"] <= FP32_ACCURATE_CONTRACT[kind] * errors["cublas"], f"{kind}, K = {K}: {errors}"
 
 
 @pytest.mark.parametrize("shape", [(256, 256, 1024), (1000, 300, 5000), (7, 5, 100_000)], ids=str)

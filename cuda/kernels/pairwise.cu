@@ -18,19 +18,20 @@
 // schedule (core/schedule/split_k.h) with the pairwise reduction.
 //
 // Changes vs splitk: 4 interleaved accumulators and a running total per output instead of one accumulator; slices
-// of at most kMaxSliceK even where the tiles fill the GPU; the slices added pairwise instead of in order; smaller
-// warp tiles, so that the five sets of accumulators fit the registers.
+// of at most kMaxSliceK even where the tiles fill the GPU; the slices added pairwise instead of in order; two blocks
+// per SM instead of five, so that the five sets of accumulators fit the registers.
 //
-// Tile: 64 x 64 x 16, 8 warps of 32 x 16 (4 x 4 outputs per thread), 4 stages; the registers of one block per SM
-// (two would leave 128 per thread, and the five sets of accumulators spill).
+// Tile: 64 x 64 x 16, 4 warps of 32 x 32 (4 x 8 outputs per thread, as splitk's), 4 stages, two blocks per SM
+// (about 235 registers per thread). Half the outputs per thread (8 warps of 32 x 16) fit 150 registers but load twice
+// the shared memory per FMA, and ran slower.
 #include "core/device.h"
 #include "core/mainloop/cp_async_ffma.cuh"
 #include "core/schedule/split_k.h"
 
 namespace {
 
-constexpr gemm::FfmaTile kTile{.block = {64, 64, 16}, .warp = {32, 16}, .stages = 4,
-                               .fma_order = gemm::FmaOrder::kRows, .min_blocks_per_sm = 1};
+constexpr gemm::FfmaTile kTile{.block = {64, 64, 16}, .warp = {32, 32}, .stages = 4,
+                               .fma_order = gemm::FmaOrder::kRows, .min_blocks_per_sm = 2};
 using Order = gemm::PairwiseChunkOrder<4, 4, 2>;
 
 // The deepest slice, and the most workspace the slices may take (past it, fewer and deeper slices).
