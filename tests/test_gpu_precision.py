@@ -1,8 +1,9 @@
 """GPU tier: the dispatchers per accuracy (best_tf32, best_fp32_accurate; cuda/kernels/by_precision.cu) run the
 kernel their table names for the shape, which shows in results bitwise equal to that kernel's on the same inputs
 (on GPU arrays: the host path multiplies panels of rows, each dispatched on its own shape): the tensor-core kernel
-from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below; and matmul(precision=) reaches
-them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
+from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below (for fp32 accuracy, pairwise where
+C is small and K neither one chain nor long); the fp32-accurate dispatcher keeps its accuracy contract on the
+report's accuracy shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
 determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
 import re
 from pathlib import Path
@@ -12,16 +13,27 @@ import pytest
 
 import matmul_opt
 from matmul_opt import tune
-from matmul_opt.accuracy import relative_error, tolerance, uniform
+from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT, INPUT_KINDS, error_scale, relative_error, tolerance, uniform
 
 pytestmark = pytest.mark.gpu
 
-TABLE = (Path(__file__).resolve().parent.parent / "cuda" / "kernels" / "precision_table.h").read_text()
+KERNELS = Path(__file__).resolve().parent.parent / "cuda" / "kernels"
+SOURCES = {name: (KERNELS / name).read_text()
+           for name in ("precision_table.h", "by_precision.cu", "best_table.h", "skinny.h")}
 
 
-def constant(name):
-    value = re.search(rf"{name} = ([^;]+);", TABLE).group(1)
+def constant(name, source="precision_table.h"):
+    value = re.search(rf"{name} = ([^;]+);", SOURCES[source]).group(1)
     return {"INFINITY": float("inf"), "INT_MAX": 2**31 - 1}.get(value) or float(value)
+
+
+def fp32_ffma_kernel(M, N, K):
+    """best_fp32_accurate's choice off the tensor cores: pairwise for a small C, not a skinny one, over a K neither
+    short nor long."""
+    small_c = M * N <= constant("kShortChainsMaxMnPerSm", "by_precision.cu") * matmul_opt.device_info().sm_count
+    small_c = small_c and min(M, N) > constant("kMaxSmallSide", "skinny.h")
+    in_range = constant("kShortChainsMinK", "by_precision.cu") <= K < constant("kLongKMin", "best_table.h")
+    return "pairwise" if small_c and in_range else "best"
 
 
 DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), constant("kTf32MinOperandFlopsPerByte"),
@@ -30,7 +42,7 @@ DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), con
                                       constant("kFp32AccurateMinOperandFlopsPerByte"), constant("kFp32AccurateMinK"))}
 # From memory-bound to compute-bound, K from short to long, and a short side of C at a high intensity.
 SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048),
-          (140, 3500, 3000)]
+          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (20, 3000, 1000)]
 
 
 def expected_kernel(dispatcher, M, N, K):
@@ -38,7 +50,9 @@ def expected_kernel(dispatcher, M, N, K):
     shape = {"M": M, "N": N, "K": K}
     on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
                        and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
-    return tensor if on_tensor_cores and matmul_opt.kernel_available(tensor) else "best"
+    if on_tensor_cores and matmul_opt.kernel_available(tensor):
+        return tensor
+    return fp32_ffma_kernel(M, N, K) if dispatcher == "best_fp32_accurate" else "best"
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -55,6 +69,17 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
                                   err_msg=f"{dispatcher} did not run {chosen}")
     arithmetic = {info.name: info.arithmetic for info in matmul_opt.kernels()}[dispatcher]
     assert relative_error(C, A.astype(np.float64) @ B) <= tolerance(arithmetic, K)
+
+
+@pytest.mark.parametrize("kind", list(INPUT_KINDS))
+@pytest.mark.parametrize("K", [1, 4, 8, 16, 64, 256, 1024, 4096, 16384])
+def test_the_fp32_accurate_dispatcher_keeps_its_contract(kind, K):
+    rng = np.random.default_rng()
+    A, B = INPUT_KINDS[kind](rng, (256, K)), INPUT_KINDS[kind](rng, (K, 256))
+    reference, scale = A.astype(np.float64) @ B.astype(np.float64), error_scale(A, B)
+    errors = {name: relative_error(matmul_opt.run(name, A, B), reference, scale)
+              for name in ("best_fp32_accurate", "cublas")}
+    assert errors["best_fp32_accurate"] <= FP32_ACCURATE_CONTRACT[kind] * errors["cublas"], f"{kind}, K = {K}: {errors}"
 
 
 def test_matmul_picks_the_dispatcher_of_the_precision():

@@ -3,7 +3,7 @@
 // Technique: no new kernel. Each class has a tensor-core kernel and best, whose IEEE fp32 FMAs are at least as
 // accurate as the class asks (more accurate than TF32, and fp32 itself for the fp32-accurate class):
 // - best_tf32 (TF32 class): wgmma_tf32, or best;
-// - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32, or best.
+// - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32, pairwise, or best.
 // Two features decide. The product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that it must
 // move at least: below the GPU's FP32 balance a product is bound by memory, and best's streaming kernels read the
 // operands once at HBM speed, which the tensor-core kernels' large tiles do not; far above it, the tensor cores'
@@ -16,14 +16,25 @@
 // The fp32-accurate class has a second bound: 3xTF32 drops the small x small term of its split, which shows in sums
 // of few terms, so it is used from the K at which the tuner measured its error within the accuracy contract
 // (matmul_opt.accuracy.FP32_ACCURATE_CONTRACT) at every larger K swept; below it, best.
+// And a third: best's FMAs sum each output in long in-order chains, and where C is too small to fill the GPU cuBLAS
+// fp32 sums in shallow K slices instead, with a smaller error than best's. There (a C of at most
+// kShortChainsMaxMnPerSm outputs per SM and with both sides longer than the skinny kernel's, over a K longer than
+// one run of pairwise's order and shorter than best's long-K rule, which spreads K over every SM in short slices of
+// its own) the class runs pairwise, whose sums are chains of a few additions. A C with a side of a few rows or
+// columns stays with best: its products stream the large operand, and pairwise's square tiles would be mostly
+// padding (docs/experiments/2026-12-03-pairwise.md).
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
-// Changes vs best: none in the kernels; the launchers compute the two intensities and call the chosen kernel's
-// launcher.
+// Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
+// outputs per SM) and call the chosen kernel's launcher.
+#include "core/device.h"
 #include "core/problem.h"
+#include "kernels/best_table.h"
 #include "kernels/precision_table.h"
+#include "kernels/skinny.h"
 
 mm_status launch_best(const GemmArgs& g, cudaStream_t stream);
+mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream);
 mm_status requires_wgmma();
@@ -45,10 +56,29 @@ bool reaches(const GemmArgs& g, const Thresholds& t) {
            flops >= t.min_operand_flops_per_byte * 4.0 * (m * k + k * n);
 }
 
-// The tensor-core launcher where it can run and g reaches the class's thresholds; else best.
-mm_status launch_by_intensity(mm_status (*tensor)(const GemmArgs&, cudaStream_t), mm_status (*requirement)(),
-                              const Thresholds& t, const GemmArgs& g, cudaStream_t stream) {
+using Launcher = mm_status (*)(const GemmArgs&, cudaStream_t);
+
+// The tensor-core launcher where it can run and g reaches the class's thresholds; else `otherwise`.
+mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const Thresholds& t, Launcher otherwise,
+                              const GemmArgs& g, cudaStream_t stream) {
     if (reaches(g, t) && requirement() == MM_OK) return tensor(g, stream);
+    return otherwise(g, stream);
+}
+
+// Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs
+// per SM, both sides past skinny::kMaxSmallSide, and K from one run of pairwise's order (up to which every order is
+// one chain of FMAs) to best's long-K rule.
+constexpr int64_t kShortChainsMaxMnPerSm = 2048;
+constexpr int kShortChainsMinK = 5;
+
+// best, or pairwise where g is such a product.
+mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const bool small_c = int64_t(g.M) * g.N <= kShortChainsMaxMnPerSm * sms;
+    const bool streamed = g.M <= skinny::kMaxSmallSide || g.N <= skinny::kMaxSmallSide;
+    const bool mid_k = g.K >= kShortChainsMinK && g.K < best_table::kLongKMin;
+    if (small_c && !streamed && mid_k) return launch_pairwise(g, stream);
     return launch_best(g, stream);
 }
 
@@ -56,12 +86,12 @@ mm_status launch_by_intensity(mm_status (*tensor)(const GemmArgs&, cudaStream_t)
 
 mm_status launch_best_tf32(const GemmArgs& g, cudaStream_t stream) {
     constexpr Thresholds kTf32{precision_table::kTf32MinFlopsPerByte, precision_table::kTf32MinOperandFlopsPerByte, 1};
-    return launch_by_intensity(launch_wgmma_tf32, requires_wgmma, kTf32, g, stream);
+    return launch_by_intensity(launch_wgmma_tf32, requires_wgmma, kTf32, launch_best, g, stream);
 }
 
 mm_status launch_best_fp32_accurate(const GemmArgs& g, cudaStream_t stream) {
     constexpr Thresholds kFp32Accurate{precision_table::kFp32AccurateMinFlopsPerByte,
                                        precision_table::kFp32AccurateMinOperandFlopsPerByte,
                                        precision_table::kFp32AccurateMinK};
-    return launch_by_intensity(launch_wgmma_3xtf32, requires_wgmma_3xtf32, kFp32Accurate, g, stream);
+    return launch_by_intensity(launch_wgmma_3xtf32, requires_wgmma_3xtf32, kFp32Accurate, launch_fp32_ffma, g, stream);
 }
