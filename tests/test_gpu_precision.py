@@ -19,7 +19,7 @@ pytestmark = pytest.mark.gpu
 
 KERNELS = Path(__file__).resolve().parent.parent / "cuda" / "kernels"
 SOURCES = {name: (KERNELS / name).read_text()
-           for name in ("precision_table.h", "by_precision.cu", "best_table.h", "skinny.h")}
+           for name in ("precision_table.h", "by_precision.cu", "best_table.h", "best.h")}
 
 
 def constant(name, source="precision_table.h"):
@@ -28,10 +28,10 @@ def constant(name, source="precision_table.h"):
 
 
 def fp32_ffma_kernel(M, N, K):
-    """best_fp32_accurate's choice off the tensor cores: pairwise for a small C, not a skinny one, over a K neither
+    """best_fp32_accurate's choice off the tensor cores: pairwise for a small C with no short side, over a K neither
     short nor long."""
     small_c = M * N <= constant("kShortChainsMaxMnPerSm", "by_precision.cu") * matmul_opt.device_info().sm_count
-    small_c = small_c and min(M, N) > constant("kMaxSmallSide", "skinny.h")
+    small_c = small_c and min(M, N) * constant("kPanelMinAspect", "best.h") > max(M, N)
     in_range = constant("kShortChainsMinK", "by_precision.cu") <= K < constant("kLongKMin", "best_table.h")
     return "pairwise" if small_c and in_range else "best"
 
@@ -42,7 +42,7 @@ DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), con
                                       constant("kFp32AccurateMinOperandFlopsPerByte"), constant("kFp32AccurateMinK"))}
 # From memory-bound to compute-bound, K from short to long, and a short side of C at a high intensity.
 SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048),
-          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (20, 3000, 1000)]
+          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (64, 3000, 1000)]
 
 
 def expected_kernel(dispatcher, M, N, K):

@@ -15,7 +15,7 @@
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
 // - a very short K (up to kShortkMaxK, where the shortk kernel wins the tuner's sweep): writing C is the cost, and
 //   the shortk kernel streams C out while it computes;
-// - a panel: C with a few dozen to a few hundred rows or columns against a side at least kPanelMinAspect times
+// - a panel: C with a few dozen to a few hundred rows or columns against a side at least best::kPanelMinAspect times
 //   longer, where square tiles would be mostly empty: the panel rows name a tile of a matching height for each
 //   range of K, each range of the small side and each orientation (the tile that streams a long K best can lose at
 //   a short one). A small C with no short side (a few hundred rows and columns) is not a panel: it has few tiles
@@ -104,10 +104,6 @@ constexpr int kMinWaveEfficiencyPct = 85;
 
 // Split-K is considered from this K on (with core/schedule/split_k.h's policy), for configurations that split.
 constexpr int kSplitMinK = 512;
-
-// The least ratio of C's long side to its short side for the panel rule: the geometric middle between the squares
-// that the main table is tuned on and the flattest panels the tuner sweeps (a short side of 256 against 4096).
-constexpr int kPanelMinAspect = 4;
 
 constexpr const ConfigDesc* step_down(const ConfigDesc* config, bool past_short_k) {
     for (const StepDown& s : kStepDowns)
@@ -271,7 +267,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
         return MM_OK;
     }
     const int large_side = g.M < g.N ? g.N : g.M;
-    for (int i = 0; i < Tables::kPanelCount && int64_t(small_side) * kPanelMinAspect <= large_side; ++i) {
+    for (int i = 0; i < Tables::kPanelCount && int64_t(small_side) * best::kPanelMinAspect <= large_side; ++i) {
         if (g.K <= best_table::kPanelRows[i].max_k && small_side <= best_table::kPanelRows[i].max_small_side) {
             const ConfigDesc* config = runnable(g.M <= g.N ? t->panel_rows[i] : t->panel_columns[i], g);
             *choice = {config, splits_for(*config, g, sms)};

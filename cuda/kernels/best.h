@@ -5,6 +5,11 @@
 
 namespace best {
 
+// The least ratio of C's long side to its short side for C to count as a panel (best's panel rule): the geometric
+// middle between the squares that the main table is tuned on and the flattest panels the tuner sweeps (a short side
+// of 256 against 4096).
+inline constexpr int kPanelMinAspect = 4;
+
 // The configurations best chooses among, in a fixed order (the tuner's indices).
 int config_count();
 const gemm::ConfigDesc& config(int index);  // 0 <= index < config_count()

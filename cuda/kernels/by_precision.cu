@@ -18,20 +18,20 @@
 // (matmul_opt.accuracy.FP32_ACCURATE_CONTRACT) at every larger K swept; below it, best.
 // And a third: best's FMAs sum each output in long in-order chains, and where C is too small to fill the GPU cuBLAS
 // fp32 sums in shallow K slices instead, with a smaller error than best's. There (a C of at most
-// kShortChainsMaxMnPerSm outputs per SM and with both sides longer than the skinny kernel's, over a K longer than
-// one run of pairwise's order and shorter than best's long-K rule, which spreads K over every SM in short slices of
-// its own) the class runs pairwise, whose sums are chains of a few additions. A C with a side of a few rows or
-// columns stays with best: its products stream the large operand, and pairwise's square tiles would be mostly
-// padding (docs/experiments/2026-12-03-pairwise.md).
+// kShortChainsMaxMnPerSm outputs per SM and no short side, over a K longer than one run of pairwise's order and
+// shorter than best's long-K rule, which spreads K over every SM in short slices of its own) the class runs
+// pairwise, whose sums are chains of a few additions. A C with a short side (best's panels and skinny products)
+// stays with best: its products stream the large operand or run tiles fitted to the short side, faster than
+// pairwise's square ones, and cuBLAS does not always split their K (docs/experiments/2026-12-03-pairwise.md).
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
 // outputs per SM) and call the chosen kernel's launcher.
 #include "core/device.h"
 #include "core/problem.h"
+#include "kernels/best.h"
 #include "kernels/best_table.h"
 #include "kernels/precision_table.h"
-#include "kernels/skinny.h"
 
 mm_status launch_best(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream);
@@ -66,8 +66,8 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 }
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs
-// per SM, both sides past skinny::kMaxSmallSide, and K from one run of pairwise's order (up to which every order is
-// one chain of FMAs) to best's long-K rule.
+// per SM and no short side (not a panel by best::kPanelMinAspect), and K from one run of pairwise's order (up to
+// which every order is one chain of FMAs) to best's long-K rule.
 constexpr int64_t kShortChainsMaxMnPerSm = 2048;
 constexpr int kShortChainsMinK = 5;
 
@@ -75,10 +75,11 @@ constexpr int kShortChainsMinK = 5;
 mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
+    const int64_t short_side = g.M < g.N ? g.M : g.N, long_side = g.M < g.N ? g.N : g.M;
     const bool small_c = int64_t(g.M) * g.N <= kShortChainsMaxMnPerSm * sms;
-    const bool streamed = g.M <= skinny::kMaxSmallSide || g.N <= skinny::kMaxSmallSide;
+    const bool panel = short_side * best::kPanelMinAspect <= long_side;
     const bool mid_k = g.K >= kShortChainsMinK && g.K < best_table::kLongKMin;
-    if (small_c && !streamed && mid_k) return launch_pairwise(g, stream);
+    if (small_c && !panel && mid_k) return launch_pairwise(g, stream);
     return launch_best(g, stream);
 }
 
