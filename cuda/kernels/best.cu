@@ -266,8 +266,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
         *choice = {&shortk::kConfig, 1};
         return MM_OK;
     }
-    const int large_side = g.M < g.N ? g.N : g.M;
-    for (int i = 0; i < Tables::kPanelCount && int64_t(small_side) * best::kPanelMinAspect <= large_side; ++i) {
+    for (int i = 0; i < Tables::kPanelCount && best::has_short_side(g.M, g.N); ++i) {
         if (g.K <= best_table::kPanelRows[i].max_k && small_side <= best_table::kPanelRows[i].max_small_side) {
             const ConfigDesc* config = runnable(g.M <= g.N ? t->panel_rows[i] : t->panel_columns[i], g);
             *choice = {config, splits_for(*config, g, sms)};

@@ -1,6 +1,8 @@
 // best's configurations and the override of its choice, for the tuner's C entry points (api/tuning.cu).
 #pragma once
 
+#include <cstdint>
+
 #include "core/config.h"
 
 namespace best {
@@ -9,6 +11,11 @@ namespace best {
 // middle between the squares that the main table is tuned on and the flattest panels the tuner sweeps (a short side
 // of 256 against 4096).
 inline constexpr int kPanelMinAspect = 4;
+
+// Whether an M x N C has a short side: its long side at least kPanelMinAspect times its short one.
+inline bool has_short_side(int64_t M, int64_t N) {
+    return (M < N ? M : N) * kPanelMinAspect <= (M < N ? N : M);
+}
 
 // The configurations best chooses among, in a fixed order (the tuner's indices).
 int config_count();

@@ -17,7 +17,7 @@
 // of few terms, so it is used from the K at which the tuner measured its error within the accuracy contract
 // (matmul_opt.accuracy.FP32_ACCURATE_CONTRACT) at every larger K swept; below it, best.
 // And a third: best's FMAs sum each output in long in-order chains, and where C is too small to fill the GPU cuBLAS
-// fp32 sums in shallow K slices instead, with a smaller error than best's. There (a C of at most
+// fp32's errors are those of shallow K slices, smaller than best's. There (a C of at most
 // kShortChainsMaxMnPerSm outputs per SM and no short side, over a K longer than one run of pairwise's order and
 // shorter than best's long-K rule, which spreads K over every SM in short slices of its own) the class runs
 // pairwise, whose sums are chains of a few additions. A C with a short side (best's panels and skinny products)
@@ -66,8 +66,8 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 }
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs
-// per SM and no short side (not a panel by best::kPanelMinAspect), and K from one run of pairwise's order (up to
-// which every order is one chain of FMAs) to best's long-K rule.
+// per SM and no short side (best::has_short_side, best's test for a panel), and K from one run of pairwise's order
+// (up to which every order is one chain of FMAs) to best's long-K rule.
 constexpr int64_t kShortChainsMaxMnPerSm = 2048;
 constexpr int kShortChainsMinK = 5;
 
@@ -75,11 +75,9 @@ constexpr int kShortChainsMinK = 5;
 mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    const int64_t short_side = g.M < g.N ? g.M : g.N, long_side = g.M < g.N ? g.N : g.M;
     const bool small_c = int64_t(g.M) * g.N <= kShortChainsMaxMnPerSm * sms;
-    const bool panel = short_side * best::kPanelMinAspect <= long_side;
     const bool mid_k = g.K >= kShortChainsMinK && g.K < best_table::kLongKMin;
-    if (small_c && !panel && mid_k) return launch_pairwise(g, stream);
+    if (small_c && !best::has_short_side(g.M, g.N) && mid_k) return launch_pairwise(g, stream);
     return launch_best(g, stream);
 }
 

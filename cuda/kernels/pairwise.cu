@@ -10,9 +10,9 @@
 //   - K is cut into slices of at most kMaxSliceK (and into as many as fill the GPU), and the slices are added
 //     pairwise by the reduction (core/epilogue/split_k_reduce.h, ReduceOrder::kPairwise).
 // So the longest chain is about 8 within a chunk, kMaxSliceK / 32 across a slice's chunks and log2(slices) across
-// slices. The order is fixed by the shape: the same inputs give the same bits. cuBLAS splits K into shallow slices
-// on small outputs (docs/experiments/2026-12-03-summation-order.md, which emulates this order on the CPU); this rung
-// is meant to be more accurate than it at every K.
+// slices. The order is fixed by the shape: the same inputs give the same bits. On small outputs cuBLAS fp32's errors
+// are those of K split into shallow slices (docs/experiments/2026-12-03-summation-order.md, which emulates this
+// order on the CPU); this rung's chains are shorter still, so that its error is within cuBLAS fp32's at every K.
 //
 // Composition: the cp.async FFMA kernel (core/mainloop/cp_async_ffma.cuh) with its Order part, under the split-K
 // schedule (core/schedule/split_k.h) with the pairwise reduction.
@@ -21,9 +21,9 @@
 // of at most kMaxSliceK even where the tiles fill the GPU; the slices added pairwise instead of in order; two blocks
 // per SM instead of five, so that the five sets of accumulators fit the registers.
 //
-// Tile: 64 x 64 x 16, 4 warps of 32 x 32 (4 x 8 outputs per thread, as splitk's), 4 stages, two blocks per SM
-// (about 235 registers per thread). Half the outputs per thread (8 warps of 32 x 16) fit 150 registers but load twice
-// the shared memory per FMA, and ran slower.
+// Tile: 64 x 64 x 16, 4 warps of 32 x 32 (4 x 8 outputs per thread, as splitk's), 4 stages, two blocks per SM.
+// Fewer outputs per thread would fit more blocks, but would load more shared memory per FMA, which bounds this
+// kernel more than its occupancy does.
 #include "core/device.h"
 #include "core/mainloop/cp_async_ffma.cuh"
 #include "core/schedule/split_k.h"
