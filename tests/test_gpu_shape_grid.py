@@ -1,12 +1,12 @@
 """GPU tier: the products of the shape grid's classes (matmul_opt.shape_grid) against float64, through best on
 every shape of the grid and of the held-out grid, and through the skinny kernel on every small side, orientation,
 op combination and alignment, with K short, ragged and long enough to be split across blocks; results bitwise
-reproducible."""
+reproducible; and the skinny kernel's error within cuBLAS fp32's where it sums all of K in one slice."""
 import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt.accuracy import tolerance
+from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT, INPUT_KINDS, tolerance
 from matmul_opt.shape_grid import GRID, HELD_OUT
 
 pytestmark = pytest.mark.gpu
@@ -102,6 +102,21 @@ def test_skinny_streams_wide_products_in_bulk(side, large, orientation, ops):
     (K = 2500); the same bits twice."""
     M, N = (side, large) if orientation == "rows" else (large, side)
     assert_skinny_reproducible(M, N, 2500, ops, seed=side + large + 2 * ops[0] + ops[1])
+
+
+@pytest.mark.parametrize("kind", list(INPUT_KINDS))
+@pytest.mark.parametrize("shape", [(3, 11008, 4096), (11, 14336, 2500), (20, 12004, 3000), (12004, 5, 3000)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_skinny_keeps_cublas_accuracy_over_a_whole_k(shape, kind):
+    """A large side wide enough for one K slice (the bulk mainloop, no split), so that every output is one lane's sum
+    over all of K, folded every few tiles: its error within the fp32-accurate contract against cuBLAS fp32's
+    (docs/experiments/2026-12-03-pairwise.md measured the unfolded sums at 1.5 to 1.9x cuBLAS's on uniform inputs)."""
+    M, N, K = shape
+    rng = np.random.default_rng(M + N + K)
+    a = torch.from_numpy(INPUT_KINDS[kind](rng, (M, K))).cuda()
+    b = torch.from_numpy(INPUT_KINDS[kind](rng, (K, N))).cuda()
+    errors = {name: relative_error(matmul_opt.run(name, a, b), a, b) for name in ("skinny", "cublas")}
+    assert errors["skinny"] <= FP32_ACCURATE_CONTRACT[kind] * errors["cublas"], f"{kind}, {shape}: {errors}"
 
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)

@@ -23,8 +23,15 @@
 // across Y's rows costs (docs/experiments/2026-12-02-bulk-y.md).
 // The warps add their sums in warp order at the end, in the ring's memory.
 //
+// The order of the sums: a lane's sum of one output takes 4 k of every tile, and every kFoldTiles tiles it is added
+// into a running total and starts again from zero. So it is made of chains of 4 kFoldTiles products and of one
+// chain of the slice's tiles / kFoldTiles partial sums, instead of one chain of 4 products per tile over the whole
+// slice: the rounding error of a sum grows with the length of its chains, and a slice is all of K where the large
+// side fills the GPU. The mainloop is bound by HBM bandwidth, so the additions cost no time; the totals take
+// kRows x 4 registers more per thread.
+//
 // Parameters: tiles of 32 k by 128 l (16 KB of X), kStages slots, kRows rows of Y (a multiple of 4, at most 32),
-// 256 threads.
+// 256 threads, a fold every kFoldTiles = 4 tiles.
 #pragma once
 
 #include <cuda.h>
@@ -42,6 +49,7 @@ struct BulkShape {
     static constexpr XRows kX = kX_;
     static constexpr int kRows = kRows_, kStages = kStages_, kMinBlocks = kMinBlocksPerSm_;
     static constexpr int kTileK = 32, kTileL = 128;
+    static constexpr int kFoldTiles = 4;  // tiles summed apart before they join the running total
     static_assert(kRows % 4 == 0 && kRows <= 32, "rows of Y: a multiple of 4, at most 32");
     static_assert(kTileK == 4 * kWarps && kTileL == 4 * 32, "a 4-k chunk per warp (X along K), 4 l per lane");
     static constexpr int kXBytes = kTileK * kTileL * 4;  // a multiple of the swizzle atom
@@ -77,12 +85,26 @@ __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, i
     }
 }
 
-// The block's sums over one tile of X (x_tile) and its slice of Y (y_tile): acc[i][j], for X along L the sum of
-// C(s0 + i, l0 + 4 lane + j), for X along K of C(s0 + j, l0 + lane + 32 i).
+// The block's sums over the tiles of X (x_tile) and their slices of Y (y_tile): total[i][j] + acc[i][j], for X
+// along L the sums of C(s0 + i, l0 + 4 lane + j), for X along K of C(s0 + j, l0 + lane + 32 i); acc holds the tiles
+// since the last fold.
 template <class Shape, YRows kY>
 struct BulkSums {
     static constexpr bool kAlongL = Shape::kX == XRows::kAlongL;
-    float acc[kAlongL ? Shape::kRows : 4][kAlongL ? 4 : Shape::kRows] = {};
+    static constexpr int kI = kAlongL ? Shape::kRows : 4, kJ = kAlongL ? 4 : Shape::kRows;
+    float acc[kI][kJ] = {};
+    float total[kI][kJ] = {};
+
+    // acc into the running total, and acc from zero again.
+    __device__ __forceinline__ void fold() {
+#pragma unroll
+        for (int i = 0; i < kI; ++i)
+#pragma unroll
+            for (int j = 0; j < kJ; ++j) {
+                total[i][j] += acc[i][j];
+                acc[i][j] = 0.f;
+            }
+    }
 
     // Warp w takes the tile's 4-k chunk w: k = 4w + c, c < 4.
     __device__ __forceinline__ void add_tile(const uint8_t* x_tile, const float* y_tile, int lane, int warp) {
@@ -104,7 +126,7 @@ struct BulkSums {
             add_y_by_s(x, y_tile + 4 * warp);
     }
 
-    // sums[s * kTileL + l] (+)= this lane's sums of row s, column l of the block.
+    // sums[s * kTileL + l] (+)= this lane's sums of row s, column l of the block (after the last fold).
     __device__ __forceinline__ void add_to(float* sums, int lane, bool first) const {
         constexpr int kTileL = Shape::kTileL;
         if constexpr (kAlongL) {
@@ -113,7 +135,7 @@ struct BulkSums {
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {
                     float& sum = sums[s * kTileL + 4 * lane + j];
-                    sum = (first ? 0.f : sum) + acc[s][j];
+                    sum = (first ? 0.f : sum) + total[s][j];
                 }
         } else {
 #pragma unroll
@@ -121,7 +143,7 @@ struct BulkSums {
 #pragma unroll
                 for (int s = 0; s < Shape::kRows; ++s) {
                     float& sum = sums[s * kTileL + lane + 32 * i];
-                    sum = (first ? 0.f : sum) + acc[i][s];
+                    sum = (first ? 0.f : sum) + total[i][s];
                 }
         }
     }
@@ -214,6 +236,7 @@ __global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
         const int slot = t % kStages;
         gemm::mbarrier_wait(gemm::smem_addr(&full[slot]), uint32_t(t / kStages) & 1);
         sums.add_tile(smem + slot * Shape::kXBytes, y_ring + slot * Shape::kYFloats, lane, warp);
+        if ((t + 1) % Shape::kFoldTiles == 0) sums.fold();
         if (t + kStages < tiles) {
             __syncthreads();  // every warp is done with the slot
             if (tid == 0) gemm::fence_proxy_async_shared();
@@ -222,6 +245,7 @@ __global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
     }
 
     // The warps' sums, added in warp order in the ring's memory: block_sums[s][l].
+    sums.fold();
     __syncthreads();
     float* const block_sums = reinterpret_cast<float*>(smem);
     for (int w = 0; w < kWarps; ++w) {
