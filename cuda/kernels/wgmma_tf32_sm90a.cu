@@ -1,8 +1,8 @@
 // wgmma_tf32: Hopper warpgroup MMA on TF32 tensor cores, warp-specialised and persistent.
 //
 // Technique: each block owns one SM and walks 128 x 256 output tiles (a persistent grid, tiles in rasterisation
-// bands for L2 reuse), or 128 x 128 tiles where C is narrow or small (narrow_tiles). Its 384 threads have two roles that run ahead of one another through an mbarrier ring
-// instead of block barriers:
+// bands for L2 reuse), or 128 x 128 tiles where C is narrow or small (narrow_tiles). Its 384 threads have two
+// roles that run ahead of one another through an mbarrier ring instead of block barriers:
 //   - a producer warp, of which one thread issues the bulk tensor copies (TMA) of each K tile of 32: the A tile and
 //     the B tile into one of four 48 KiB stages, 128-byte swizzled, completing on the stage's "full" barrier;
 //   - two consumer warpgroups that only compute: each loads its 64 rows of the A tile (see Layouts), rounds them to
@@ -70,6 +70,7 @@
 namespace {
 
 constexpr int kBM = 128, kBK = 32;
+constexpr int kNarrowBN = 128;  // the narrow tile's width; the wide one's is gemm::kWgmmaN
 // Four stages; one producer warpgroup and two consumer warpgroups (64 rows each), setmaxnreg moving the producer's
 // registers to the consumers.
 constexpr gemm::WarpSpecialized kFrame{.stages = 4, .consumers = 2, .producer_registers = 40,
@@ -303,20 +304,23 @@ mm_status launch_transposed_slices(const GemmArgs& g, int /*splits*/, int ktiles
                                    });
 }
 
-// The width of the tiles for a kernel-oriented C of `rows` x `columns` on `sms` SMs: the narrow tile where the wide
-// one would leave more than a quarter of its columns empty, or cover C in fewer tiles than half the SMs (where K
-// would be split to fill them, the narrow tile doubles the tiles first); the wide one elsewhere, whose B tile feeds
-// twice the MMAs.
-bool narrow_tiles(int64_t rows, int64_t columns, int sms) {
-    const int64_t wide = tiles_of(columns, gemm::kWgmmaN);
-    return 4 * columns <= 3 * wide * gemm::kWgmmaN || 2 * tiles_of(rows, kBM) * wide < sms;
+// The width of the tiles for a kernel-oriented C of `rows` x `columns`, depth K, on `sms` SMs: the narrow tile
+// where it covers C's columns in at most three quarters of the wide tiles' width (a C of 64, 100 or 300 columns),
+// or where the wide tiles, even with K split to fill the SMs, run on fewer than half of them (a small C); the wide
+// one elsewhere, whose B tile feeds twice the MMAs. Where the two cover the columns alike and the wide tiles fill
+// the SMs through split-K, the narrow tile would take fewer slices over a deeper K each and run no faster.
+bool narrow_tiles(int64_t rows, int64_t columns, int K, int sms) {
+    const int64_t wide = tiles_of(columns, gemm::kWgmmaN), narrow = tiles_of(columns, kNarrowBN);
+    const int64_t wide_tiles = tiles_of(rows, kBM) * wide;
+    const int64_t wide_units = wide_tiles * gemm::choose_tf32_splits(wide_tiles, K, sms, 1);
+    return 4 * narrow * kNarrowBN <= 3 * wide * gemm::kWgmmaN || 2 * wide_units < sms;
 }
 
 // Runs g (kernel-oriented C of rows x columns) with the launcher of the chosen width, through split-K.
 mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, gemm::SliceLauncher narrow,
                    gemm::SliceLauncher wide, cudaStream_t stream) {
-    const bool use_narrow = narrow_tiles(rows, columns, sms);
-    const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, use_narrow ? 128 : gemm::kWgmmaN);
+    const bool use_narrow = narrow_tiles(rows, columns, k.K, sms);
+    const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, use_narrow ? kNarrowBN : gemm::kWgmmaN);
     return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, k.K, sms, 1), kBK, use_narrow ? narrow : wide, stream);
 }
 
@@ -340,7 +344,7 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, true, a_rows,
                                    "the rounded K-major copy of A", &k.A, &k.lda, stream));
         k.op_a = MM_OP_N;
-        return run_tf32(k, g.N, g.M, sms, &launch_transposed_slices<128>, &launch_transposed_slices<gemm::kWgmmaN>,
+        return run_tf32(k, g.N, g.M, sms, &launch_transposed_slices<kNarrowBN>, &launch_transposed_slices<gemm::kWgmmaN>,
                         stream);
     }
     // Otherwise A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine takes it
@@ -354,5 +358,5 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
                                "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
-    return run_tf32(k, g.M, g.N, sms, &launch_slices<128>, &launch_slices<gemm::kWgmmaN>, stream);
+    return run_tf32(k, g.M, g.N, sms, &launch_slices<kNarrowBN>, &launch_slices<gemm::kWgmmaN>, stream);
 }
