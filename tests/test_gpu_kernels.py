@@ -149,6 +149,21 @@ def test_tf32_rungs_are_as_accurate_as_cublas_tf32(info, ops, K):
     assert error <= 1.1 * cublas_error, f"{info.name} {ops}: {error:.3e} against cuBLAS TF32's {cublas_error:.3e}"
 
 
+@pytest.mark.parametrize("ops", ["NN", "NT", "TN", "TT"])
+@pytest.mark.parametrize("shape", [(2048, 2100, 256), (300, 1000, 512)], ids=["wide-tiles", "narrow-tiles"])
+def test_wgmma_tf32_is_as_accurate_as_cublas_tf32_in_both_tile_widths(shape, ops):
+    """wgmma_tf32 runs 128 x 256 tiles on C that fills them and the GPU, 128 x 128 tiles on a small or narrow C
+    (cuda/kernels/wgmma_tf32_sm90a.cu, narrow_tiles): each shape here takes one of the two in every op combination."""
+    if not (available("wgmma_tf32") and available("cublas_tf32")):
+        pytest.skip("wgmma_tf32 or cublas_tf32 is not available on this machine")
+    A, B, reference = problem(shape)
+    A_in = np.asfortranarray(A) if ops[0] == "T" else A
+    B_in = np.asfortranarray(B) if ops[1] == "T" else B
+    error = relative_error(matmul_opt.run("wgmma_tf32", A_in, B_in), reference)
+    cublas_error = relative_error(matmul_opt.run("cublas_tf32", A, B), reference)
+    assert error <= 1.1 * cublas_error, f"{shape} {ops}: {error:.3e} against cuBLAS TF32's {cublas_error:.3e}"
+
+
 # fp32 and fp32_tensor kernels: tf32 ones round values this close to the fp32 maximum up to Inf, as documented.
 FP32_ACCURATE = [info for info in KERNELS if info.arithmetic != "tf32"]
 

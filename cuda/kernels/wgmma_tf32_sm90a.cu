@@ -1,8 +1,8 @@
 // wgmma_tf32: Hopper warpgroup MMA on TF32 tensor cores, warp-specialised and persistent.
 //
 // Technique: each block owns one SM and walks 128 x 256 output tiles (a persistent grid, tiles in rasterisation
-// bands for L2 reuse). Its 384 threads have two roles that run ahead of one another through an mbarrier ring
-// instead of block barriers:
+// bands for L2 reuse), or 128 x 128 tiles where C is narrow or small (narrow_tiles). Its 384 threads have two
+// roles that run ahead of one another through an mbarrier ring instead of block barriers:
 //   - a producer warp, of which one thread issues the bulk tensor copies (TMA) of each K tile of 32: the A tile and
 //     the B tile into one of four 48 KiB stages, 128-byte swizzled, completing on the stage's "full" barrier;
 //   - two consumer warpgroups that only compute: each loads its 64 rows of the A tile (see Layouts), rounds them to
@@ -43,7 +43,10 @@
 // instead of warps that all copy and compute; a persistent grid; one rounding pass over A or B before the kernel.
 //
 // Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
-// one thread works, and two consumer warpgroups; setmaxnreg 40 / 232), one block per SM.
+// one thread works, and two consumer warpgroups; setmaxnreg 40 / 232), one block per SM. The narrow tile,
+// 128 x 128 x 32 (wgmma m64n128k8, 64 accumulators per consumer thread, stages of 32 KiB), serves a C whose columns
+// (in the kernel's orientation) would leave more than a quarter of the wide tiles empty, or that the wide tiles
+// cover in fewer tiles than half the SMs: twice the tiles before K is split, less padding.
 //
 // What limits it: the rounding pass before the kernel, which moves 2 x K x (M or N) x 4 bytes for 2 x M x N x K
 // FLOP, so its share grows as the other dimension shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md and
@@ -66,30 +69,40 @@
 
 namespace {
 
-constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = 32;
+constexpr int kBM = 128, kBK = 32;
+constexpr int kNarrowBN = 128;  // the narrow tile's width; the wide one's is gemm::kWgmmaN
 // Four stages; one producer warpgroup and two consumer warpgroups (64 rows each), setmaxnreg moving the producer's
 // registers to the consumers.
 constexpr gemm::WarpSpecialized kFrame{.stages = 4, .consumers = 2, .producer_registers = 40,
                                        .consumer_registers = 232};
 constexpr int kStages = kFrame.stages;
-
-constexpr int kABytes = kBM * kBK * int(sizeof(float)), kBBytes = kBN * kBK * int(sizeof(float));
+constexpr int kABytes = kBM * kBK * int(sizeof(float));
 
 static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
 static_assert(kBM == 64 * kFrame.consumers, "each consumer warpgroup owns 64 rows and every column");
-static_assert(kABytes % gemm::kSwizzleAtomBytes == 0 && kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
+static_assert(kABytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
 
-// The ring's tiles, at the start of the frame's 1,024-byte aligned storage.
-struct Tiles {
-    float a[kStages][kABytes / 4];
-    float b[kStages][kBBytes / 4];
+// The tiles of kBN columns (the wide tile, gemm::kWgmmaN, or the narrow one): the ring, the shared storage and the
+// schedule.
+template <int kBN>
+struct Width {
+    static_assert(kBN == gemm::kWgmmaN || kBN == 128, "the widths with an MMA below");
+    static constexpr int kBBytes = kBN * kBK * int(sizeof(float));
+    static constexpr int kAccumulators = kBN / 2;  // 64 x kBN fp32 over a warpgroup's 128 threads
+    static_assert(kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
+
+    // The ring's tiles, at the start of the frame's 1,024-byte aligned storage.
+    struct Tiles {
+        float a[kStages][kABytes / 4];
+        float b[kStages][kBBytes / 4];
+    };
+    using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
+    static constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
+    static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
+    using Schedule = gemm::PersistentTiles<kBM, kBN>;
 };
-using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
-constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
-static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
 
 using Ring = gemm::RingPosition<kStages>;
-using Schedule = gemm::PersistentTiles<kBM, kBN>;
 
 // The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameters), where the K
 // slices of C go, and the schedule.
@@ -103,17 +116,17 @@ struct Params {
 // The copies of one stage: the A tile and the B tile. kTransposed: the kernel computes C's transpose, and its
 // register operand (B, stored K x N) comes in kBM / 32 boxes of 32 columns (the MN-major form,
 // core/copy/tensor_map.h) instead of one K-major box.
-template <bool kTransposed>
+template <int kBN, bool kTransposed>
 struct Producer {
-    static constexpr uint32_t kStageBytes = kABytes + kBBytes;
+    static constexpr uint32_t kStageBytes = kABytes + Width<kBN>::kBBytes;
 
     __device__ __forceinline__ static void prefetch(const Params& p) {
         gemm::prefetch_tensor_map(p.a_map);
         gemm::prefetch_tensor_map(p.b_map);
     }
 
-    __device__ __forceinline__ static void load(Tiles& tiles, int stage, uint32_t full, const gemm::TileUnit& w,
-                                                int kt, const Params& p) {
+    __device__ __forceinline__ static void load(typename Width<kBN>::Tiles& tiles, int stage, uint32_t full,
+                                                const gemm::TileUnit& w, int kt, const Params& p) {
         if constexpr (kTransposed) {
 #pragma unroll
             for (int box = 0; box < kBM / 32; ++box)
@@ -132,13 +145,24 @@ __device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
     return x;
 }
 
-// A consumer warpgroup's MMAs over a unit's K tiles into its 64 x 256 accumulators: for each K tile, its 64 rows of
+// One 64 x kBN x 8 step with A from registers.
+template <int kBN>
+__device__ __forceinline__ void wgmma_step(float (&d)[kBN / 2], const uint32_t (&a)[4], uint64_t b_desc,
+                                           bool accumulate) {
+    if constexpr (kBN == gemm::kWgmmaN)
+        gemm::wgmma_m64n256k8_tf32(d, a, b_desc, accumulate);
+    else
+        gemm::wgmma_m64n128k8_tf32(d, a, b_desc, accumulate);
+}
+
+// A consumer warpgroup's MMAs over a unit's K tiles into its 64 x kBN accumulators: for each K tile, its 64 rows of
 // the A tile loaded into a set of fragment registers and rounded to TF32, and the MMAs with B from shared memory
 // issued; one K tile's MMAs stay in flight while the next tile's fragments are loaded into the other set.
-template <bool kTransposed>
+template <int kBN, bool kTransposed>
 class Mainloop {
   public:
-    using Accumulators = float[gemm::kWgmmaAccumulators];
+    using Accumulators = float[Width<kBN>::kAccumulators];
+    using Storage = typename Width<kBN>::Storage;
 
     __device__ __forceinline__ explicit Mainloop(int consumer_index) {
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
@@ -181,8 +205,8 @@ class Mainloop {
             gemm::wgmma_fence();
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
-                gemm::wgmma_m64n256k8_tf32(acc_, frag_[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
-                                           kt > 0 || k8 > 0);
+                wgmma_step<kBN>(acc_, frag_[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
+                                kt > 0 || k8 > 0);
             gemm::wgmma_commit();
             gemm::wgmma_wait<1>();
             gemm::wgmma_hold(frag_[1 - kSet]);
@@ -215,9 +239,9 @@ class Mainloop {
 
 // The accumulators straight from registers into the unit's K slice of C (float2 stores, which the warps do not
 // wait for). kTransposed: the schedule is of the transposed product (C has s.N rows and s.M columns).
-template <bool kAligned, bool kTransposed>
+template <int kBN, bool kAligned, bool kTransposed>
 struct Epilogue {
-    __device__ __forceinline__ static void store(const float (&acc)[gemm::kWgmmaAccumulators],
+    __device__ __forceinline__ static void store(const float (&acc)[Width<kBN>::kAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
         gemm::store_warpgroup_tile<kBN, kAligned, kTransposed>(acc, p.out.base + int64_t(w.slice) * p.out.slice_stride,
                                                                p.out.ld, p.schedule.M, p.schedule.N, w.m0, w.n0,
@@ -225,20 +249,23 @@ struct Epilogue {
     }
 };
 
-template <bool kAligned, bool kTransposed>
+template <int kBN, bool kAligned, bool kTransposed>
 __global__ void __launch_bounds__(kFrame.threads(), 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                       gemm::SliceOutput out, gemm::PersistentSchedule s) {
-    gemm::warp_specialized<kFrame, Tiles, Schedule, Producer<kTransposed>, Mainloop<kTransposed>,
-                           Epilogue<kAligned, kTransposed>>(Params{&a_map, &b_map, out, s});
+    using W = Width<kBN>;
+    gemm::warp_specialized<kFrame, typename W::Tiles, typename W::Schedule, Producer<kBN, kTransposed>,
+                           Mainloop<kBN, kTransposed>, Epilogue<kBN, kAligned, kTransposed>>(
+        Params{&a_map, &b_map, out, s});
 }
 
 // g's A and B K-major and aligned; or, kTransposed, g is C's transpose: B^T (its A) stored K x M with M contiguous,
 // A^T (its B) stored N x K, and out in C's orientation.
-template <bool kAligned, bool kTransposed>
+template <int kBN, bool kAligned, bool kTransposed>
 mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
                         cudaStream_t stream) {
-    constexpr auto kernel = &wgmma_tf32_kernel<kAligned, kTransposed>;
+    constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kTransposed>;
+    constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
     CUtensorMap a_map, b_map;
     if constexpr (kTransposed) {
         MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
@@ -251,17 +278,20 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
 }
 
 // The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.
+template <int kBN>
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
     return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<decltype(aligned)::value, false>(g, s, blocks, out, stream);
+                                       return launch_kernel<kBN, decltype(aligned)::value, false>(g, s, blocks, out,
+                                                                                                  stream);
                                    });
 }
 
 // C = A·B computed as its transpose B^T·A^T (a gemm::SliceLauncher over C = A·B itself), for A stored M x K, already
 // rounded to TF32, and B stored K x N, both as the copy engine takes them: B^T is the register operand, which the
 // consumers read from MN-major boxes in any order and round, and A^T the shared-memory operand, K-major as A lies.
+template <int kBN>
 mm_status launch_transposed_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                                    cudaStream_t stream) {
     GemmArgs t = g;
@@ -270,11 +300,31 @@ mm_status launch_transposed_slices(const GemmArgs& g, int /*splits*/, int ktiles
     t.B = g.A, t.ldb = g.lda, t.op_b = MM_OP_T;
     return gemm::launch_persistent(t, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
                                    [&](auto, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<false, true>(t, s, blocks, out, stream);
+                                       return launch_kernel<kBN, false, true>(t, s, blocks, out, stream);
                                    });
 }
 
-constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<false, false>;
+// The width of the tiles for a kernel-oriented C of `rows` x `columns`, depth K, on `sms` SMs: the narrow tile
+// where it covers C's columns in at most three quarters of the wide tiles' width (a C of 64, 100 or 300 columns),
+// or where the wide tiles, even with K split to fill the SMs, run on fewer than half of them (a small C); the wide
+// one elsewhere, whose B tile feeds twice the MMAs. Where the two cover the columns alike and the wide tiles fill
+// the SMs through split-K, the narrow tile would take fewer slices over a deeper K each and run no faster.
+bool narrow_tiles(int64_t rows, int64_t columns, int K, int sms) {
+    const int64_t wide = tiles_of(columns, gemm::kWgmmaN), narrow = tiles_of(columns, kNarrowBN);
+    const int64_t wide_tiles = tiles_of(rows, kBM) * wide;
+    const int64_t wide_units = wide_tiles * gemm::choose_tf32_splits(wide_tiles, K, sms, 1);
+    return 4 * narrow * kNarrowBN <= 3 * wide * gemm::kWgmmaN || 2 * wide_units < sms;
+}
+
+// Runs g (kernel-oriented C of rows x columns) with the launcher of the chosen width, through split-K.
+mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, gemm::SliceLauncher narrow,
+                   gemm::SliceLauncher wide, cudaStream_t stream) {
+    const bool use_narrow = narrow_tiles(rows, columns, k.K, sms);
+    const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, use_narrow ? kNarrowBN : gemm::kWgmmaN);
+    return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, k.K, sms, 1), kBK, use_narrow ? narrow : wide, stream);
+}
+
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false>;
 
 }  // namespace
 
@@ -294,9 +344,8 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, true, a_rows,
                                    "the rounded K-major copy of A", &k.A, &k.lda, stream));
         k.op_a = MM_OP_N;
-        const int64_t tiles = tiles_of(g.N, kBM) * tiles_of(g.M, kBN);
-        return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, g.K, sms, 1), kBK, &launch_transposed_slices,
-                                 stream);
+        return run_tf32(k, g.N, g.M, sms, &launch_transposed_slices<kNarrowBN>, &launch_transposed_slices<gemm::kWgmmaN>,
+                        stream);
     }
     // Otherwise A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine takes it
     // (its rounding happens in registers), else gathered K-major.
@@ -309,6 +358,5 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
                                "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
-    const int64_t tiles = tiles_of(g.M, kBM) * tiles_of(g.N, kBN);
-    return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, g.K, sms, 1), kBK, &launch_slices, stream);
+    return run_tf32(k, g.M, g.N, sms, &launch_slices<kNarrowBN>, &launch_slices<gemm::kWgmmaN>, stream);
 }

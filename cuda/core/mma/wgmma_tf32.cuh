@@ -1,6 +1,6 @@
-// Hopper warpgroup MMA on TF32 (device, sm_90a): wgmma.mma_async m64n256k8 with A from registers and m64n128k8 with
-// A from shared memory, B from 128-byte-swizzled shared memory, their fences, and the register-budget instruction of
-// warp-specialised kernels.
+// Hopper warpgroup MMA on TF32 (device, sm_90a): wgmma.mma_async m64n256k8 and m64n128k8 with A from registers, and
+// m64n128k8 with A from shared memory, B from 128-byte-swizzled shared memory, their fences, and the register-budget
+// instruction of warp-specialised kernels.
 //
 // A warpgroup (4 consecutive warps, the first a multiple of 4) issues one wgmma for a 64 x 256 x 8 product. TF32
 // wgmma reads B from shared memory K-major only (rows of K contiguous; the transposed form is for 16-bit types),
@@ -101,6 +101,28 @@ __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[kWgmmaAccumulato
         "}\n"
         : MM_D8(0), MM_D8(8), MM_D8(16), MM_D8(24), MM_D8(32), MM_D8(40), MM_D8(48), MM_D8(56), MM_D8(64),
           MM_D8(72), MM_D8(80), MM_D8(88), MM_D8(96), MM_D8(104), MM_D8(112), MM_D8(120)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)));
+#undef MM_D8
+}
+
+// A 64 x 128 x 8 step with A from this thread's fragment registers (as the 64 x 256 step above), B from its
+// descriptor: 64 accumulators per thread, laid out as above for 16 column chunks.
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const uint32_t (&a)[4], uint64_t b_desc,
+                                                     bool accumulate) {
+#define MM_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+                 "+f"(d[i + 6]), "+f"(d[i + 7])
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %69, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+        "{%64, %65, %66, %67}, %68, p, 1, 1;\n"
+        "}\n"
+        : MM_D8(0), MM_D8(8), MM_D8(16), MM_D8(24), MM_D8(32), MM_D8(40), MM_D8(48), MM_D8(56)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)));
 #undef MM_D8
 }
