@@ -27,8 +27,8 @@
 // into a running total and starts again from zero. So it is made of chains of 4 kFoldTiles products and of one
 // chain of the slice's tiles / kFoldTiles partial sums, instead of one chain of 4 products per tile over the whole
 // slice: the rounding error of a sum grows with the length of its chains, and a slice is all of K where the large
-// side fills the GPU. The mainloop is bound by HBM bandwidth, so the additions cost no time; the totals take
-// kRows x 4 registers more per thread.
+// side fills the GPU. The additions are few; the totals take kRows x 4 registers more per thread, which from 12 rows
+// of Y leave room for one block per SM instead of two, and so cost some of the bandwidth that two blocks reach.
 //
 // Parameters: tiles of 32 k by 128 l (16 KB of X), kStages slots, kRows rows of Y (a multiple of 4, at most 32),
 // 256 threads, a fold every kFoldTiles = 4 tiles.
