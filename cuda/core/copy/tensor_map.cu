@@ -26,19 +26,26 @@ EncodeTiled encoder() {
     return fn;
 }
 
-// A row-major rows x cols matrix (leading dimension ld floats) cut into boxes of box_rows x box_cols.
-mm_status encode(CUtensorMap* map, const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
-                 CUtensorMapSwizzle swizzle, const char* what) {
+// A row-major rows x cols matrix of `type` (elements of element_bytes, leading dimension ld elements) cut into
+// boxes of box_rows x box_cols.
+mm_status encode(CUtensorMap* map, const void* base, CUtensorMapDataType type, int64_t element_bytes, int64_t rows,
+                 int64_t cols, int64_t ld, int box_rows, int box_cols, CUtensorMapSwizzle swizzle, const char* what) {
     const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-    const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(float)};
+    const cuuint64_t strides[1] = {cuuint64_t(ld) * cuuint64_t(element_bytes)};
     const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
     const cuuint32_t element_strides[2] = {1, 1};
-    const CUresult r = encoder()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box,
-                                 element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    const CUresult r = encoder()(map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return mm_fail(MM_ERR_CUDA, "cuTensorMapEncodeTiled(%s) failed with CUresult %d", what, int(r));
     return MM_OK;
+}
+
+mm_status encode(CUtensorMap* map, const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,
+                 CUtensorMapSwizzle swizzle, const char* what) {
+    return encode(map, base, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, sizeof(float), rows, cols, ld, box_rows, box_cols,
+                  swizzle, what);
 }
 
 }  // namespace
@@ -56,6 +63,12 @@ mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t
                              CUtensorMap* map, const char* what) {
     const CUtensorMapSwizzle swizzle = bk * 4 == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
     return encode(map, base, rows, k, ld, box_rows, bk, swizzle, what);
+}
+
+mm_status encode_int8_k_major_map(const int8_t* base, int64_t rows, int64_t k, int64_t ld, int box_rows,
+                                  CUtensorMap* map, const char* what) {
+    return encode(map, base, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, rows, k, ld, box_rows, kInt8KMajorBoxK,
+                  CU_TENSOR_MAP_SWIZZLE_128B, what);
 }
 
 mm_status encode_row_major_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,

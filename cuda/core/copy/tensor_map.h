@@ -34,6 +34,13 @@ mm_status encode_k_major_map(const float* base, int64_t rows, int64_t k, int64_t
 mm_status encode_mn_major_map(const float* base, int64_t k, int64_t mn, int64_t ld, int bk, CUtensorMap* map,
                               const char* what);
 
+// The tensor map of an int8 operand stored with K along its rows, rows x k with leading dimension ld bytes (a
+// multiple of 16), in boxes of box_rows rows of kInt8KMajorBoxK bytes with the 128-byte swizzle: one swizzled row
+// per row of the box, as integer wgmma reads a K-major operand from shared memory.
+inline constexpr int kInt8KMajorBoxK = 128;
+mm_status encode_int8_k_major_map(const int8_t* base, int64_t rows, int64_t k, int64_t ld, int box_rows,
+                                  CUtensorMap* map, const char* what);
+
 // The tensor map of a rows x cols matrix stored row by row (leading dimension ld), in unswizzled boxes of box_rows
 // rows of box_cols floats (box_cols a multiple of 4; both at most 256).
 mm_status encode_row_major_map(const float* base, int64_t rows, int64_t cols, int64_t ld, int box_rows, int box_cols,

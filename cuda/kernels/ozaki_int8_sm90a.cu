@@ -1,0 +1,244 @@
+// ozaki_int8: fp32 accuracy from INT8 tensor cores (the Ozaki scheme II), on the persistent warp-specialised frame.
+//
+// Technique (Ozaki, Uchino, Imamura 2025; Ootomo, Ozaki, Yokota 2024): each row of op(A) and each column of op(B)
+// is scaled by a power of two and rounded to an integer line, so that C_int = A_int · B_int is the product to the
+// precision the scaling keeps. C_int is computed exactly as its residues modulo 8 pairwise coprime moduli of at most
+// 256: each operand's residues fit int8, and each residue product is one INT8 tensor-core product with int32 sums.
+// The Chinese remainder theorem rebuilds C_int from the 8 residues of each element, in float64, and C is C_int
+// scaled back (core/layout/residues.h: the scaling, the residue passes and the rebuild).
+//
+// Passes: one over each operand for its lines' largest magnitudes, one that writes its 8 residue matrices K-major
+// (int8, K padded to 16), then per modulus one product of this file's kernel, whose epilogue keeps only the
+// residue of each sum modulo the modulus (one byte per element), and the rebuild. A K longer than kChunkK runs as
+// products of kChunkK each, whose residues the epilogue adds modulo the modulus: within a chunk every int32 sum is
+// exact (at most kChunkK products of two int8, each at most 2^14 in magnitude).
+//
+// Scaling: worst-case (every element of C_int at most K 2^(alpha + beta) < M / 2, M the moduli's product), so no
+// element wraps whatever the inputs; products keep 62 - log2 K bits (alpha + beta), which the emulation record
+// (docs/experiments/2026-12-02-ozaki-emulation.md) found within cuBLAS fp32's error with 8 moduli at every K to
+// 2^20, on uniform inputs and on magnitudes spread over 2^±40. Inf, NaN and magnitudes of 2^64 or more
+// (gemm::kOzakiLargeMagnitude) are not scaled: they count as zeros in the products and the rows and columns of C
+// their lines reach are recomputed in plain fp32 afterwards (core/epilogue/nonfinite_fixup.h), so they come out as
+// in NumPy. Not guarded yet: a line keeps alpha or beta bits below its largest value, so values further below it
+// round away; where such values of a row meet large values of a column (and the reverse) at the same k, an output
+// can lose more than the contract allows. The emulation record's elementwise bound is the way to find those lines.
+//
+// Composition: the Hopper frame (core/kernel/warp_specialized.cuh) over this file's parts: Producer (the residue
+// tiles of A and B of one modulus by bulk tensor copies), Mainloop (wgmma m64n256k32 s32.s8.s8, core/mma/
+// wgmma_int8.cuh) and Epilogue (the sums' residues into one byte each), and the schedule gemm::PersistentTiles.
+//
+// Changes vs wgmma_3xtf32: integer products of residues instead of three TF32 products of split parts; 8 products
+// (one per modulus) instead of one kernel with three MMAs per step; no promotion (integer sums are exact); the
+// passes over memory: the lines' maxima, the residue matrices (1 byte per value per modulus instead of 8 bytes per
+// value for the split) and the rebuild of C.
+//
+// Tile: 128 x 256 x 128 (a K tile of int8 is one 128-byte swizzled row), 4 stages of 48 KiB, 384 threads (one
+// producer warpgroup, of which one thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232),
+// one block per SM.
+#include "core/copy/bulk_tensor.cuh"
+#include "core/copy/tensor_map.h"
+#include "core/device_buffer.h"
+#include "core/epilogue/nonfinite_fixup.h"
+#include "core/kernel/warp_specialized.cuh"
+#include "core/launch.h"
+#include "core/layout/residues.h"
+#include "core/mma/wgmma_int8.cuh"
+#include "core/schedule/persistent_tiles.cuh"
+
+namespace {
+
+constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = gemm::kInt8KMajorBoxK;
+constexpr int kChunkK = 1 << 16;  // K of one product: kChunkK * 2^14 < 2^31
+constexpr int kKAlign = 16;       // residue rows padded to 16 bytes, as the copy engine's row pitch must be
+constexpr gemm::WarpSpecialized kFrame{.stages = 4, .consumers = 2, .producer_registers = 40,
+                                       .consumer_registers = 232};
+constexpr int kStages = kFrame.stages;
+constexpr int kABytes = kBM * kBK, kBBytes = kBN * kBK;
+constexpr int kSteps = kBK / gemm::kWgmmaInt8K;
+static_assert(kBM == 64 * kFrame.consumers, "each consumer warpgroup owns 64 rows and every column");
+static_assert(kChunkK % kBK == 0, "chunks of whole K tiles");
+
+struct Tiles {
+    int8_t a[kStages][kABytes];
+    int8_t b[kStages][kBBytes];
+};
+using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
+constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
+using Ring = gemm::RingPosition<kStages>;
+using Schedule = gemm::PersistentTiles<kBM, kBN>;
+
+struct Params {
+    const CUtensorMap* a_map;  // one modulus's residues of op(A), M x K, K-major
+    const CUtensorMap* b_map;  // and of op(B)^T, N x K
+    uint8_t* residues;         // the product's residues modulo `modulus`, M x N
+    int modulus;
+    int accumulate;  // add the residues already there (a later K chunk)
+    int kt_offset;   // the chunk's first K tile
+    gemm::PersistentSchedule schedule;
+};
+
+struct Producer {
+    static constexpr uint32_t kStageBytes = kABytes + kBBytes;
+
+    __device__ __forceinline__ static void prefetch(const Params& p) {
+        gemm::prefetch_tensor_map(p.a_map);
+        gemm::prefetch_tensor_map(p.b_map);
+    }
+    __device__ __forceinline__ static void load(Tiles& tiles, int stage, uint32_t full, const gemm::TileUnit& w,
+                                                int kt, const Params& p) {
+        const int k = (p.kt_offset + kt) * kBK;
+        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]), p.a_map, full, k, w.m0);
+        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.b[stage]), p.b_map, full, k, w.n0);
+    }
+};
+
+// A consumer warpgroup's 64 x 256 sums over a unit's K tiles, one K tile's MMAs in flight while the next stage is
+// waited for.
+class Mainloop {
+  public:
+    using Accumulators = int32_t[gemm::kWgmmaAccumulators];
+
+    __device__ __forceinline__ explicit Mainloop(int consumer_index) : a_offset_(consumer_index * 64 * kBK) {}
+
+    __device__ __forceinline__ void operator()(Storage& st, Ring& r, const gemm::TileUnit& w) {
+        int retiring = -1;
+        for (int kt = 0; kt < w.ktiles; ++kt) {
+            st.wait_full(r);
+            const uint32_t a_rows = gemm::smem_addr(st.tiles.a[r.stage]) + a_offset_;
+            const uint32_t b_rows = gemm::smem_addr(st.tiles.b[r.stage]);
+            gemm::wgmma_hold(acc_);
+            gemm::wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < kSteps; ++k)
+                gemm::wgmma_m64n256k32_s8(acc_, gemm::sw128_k_major_descriptor(a_rows + 32 * k),
+                                          gemm::sw128_k_major_descriptor(b_rows + 32 * k), kt > 0 || k > 0);
+            gemm::wgmma_commit();
+            gemm::wgmma_wait<1>();
+            if (retiring >= 0) st.release(retiring);
+            retiring = r.stage;
+            r.advance();
+        }
+        gemm::wgmma_wait<0>();
+        gemm::wgmma_hold(acc_);
+        if (retiring >= 0) st.release(retiring);
+    }
+
+    __device__ __forceinline__ const Accumulators& result() const { return acc_; }
+
+  private:
+    uint32_t a_offset_;  // the consumer's 64 rows of the A tile: 8 swizzle atoms on
+    Accumulators acc_;
+};
+
+// Each sum's residue modulo the product's modulus, in [0, m), one byte per element of C (plus the earlier chunks'
+// residue, reduced again).
+struct Epilogue {
+    __device__ __forceinline__ static void store(const int32_t (&acc)[gemm::kWgmmaAccumulators],
+                                                 const gemm::TileUnit& w, int consumer_index, const Params& p) {
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
+        const int M = p.schedule.M, N = p.schedule.N, m = p.modulus;
+#pragma unroll
+        for (int j = 0; j < gemm::kWgmmaAccumulators / 4; ++j) {
+            const int col = w.n0 + 8 * j + 2 * (lane % 4);
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = row + 8 * h;
+                if (r >= M) continue;
+#pragma unroll
+                for (int c = 0; c < 2; ++c) {
+                    if (col + c >= N) continue;
+                    uint8_t* const out = p.residues + int64_t(r) * N + col + c;
+                    int residue = acc[4 * j + 2 * h + c] % m;
+                    if (p.accumulate) residue += *out;
+                    residue %= m;
+                    *out = uint8_t(residue < 0 ? residue + m : residue);
+                }
+            }
+        }
+    }
+};
+
+__global__ void __launch_bounds__(kFrame.threads(), 1)
+    ozaki_int8_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                      uint8_t* residues, int modulus, int accumulate, int kt_offset, gemm::PersistentSchedule s) {
+    gemm::warp_specialized<kFrame, Tiles, Schedule, Producer, Mainloop, Epilogue>(
+        Params{&a_map, &b_map, residues, modulus, accumulate, kt_offset, s});
+}
+
+// The workspace of one call: the lines' maxima and non-finite flags, the residue matrices of op(A) and op(B)^T,
+// and the product's residues, carved from one allocation.
+struct Workspace {
+    unsigned* a_max;
+    unsigned* b_max;
+    int* a_flags;
+    int* b_flags;
+    int8_t* a_residues;  // kOzakiModuli x M x kp
+    int8_t* b_residues;  // kOzakiModuli x N x kp
+    uint8_t* residues;   // kOzakiModuli x M x N
+};
+
+int64_t aligned(int64_t bytes) { return (bytes + 255) / 256 * 256; }
+
+mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Workspace* w, cudaStream_t stream) {
+    const int64_t M = g.M, N = g.N, moduli = gemm::kOzakiModuli;
+    const int64_t meta = aligned(2 * 4 * (M + N)), a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
+    MM_TRY(buffer.allocate(size_t(meta + a_bytes + b_bytes + moduli * M * N), "the Ozaki scheme's residues"));
+    uint8_t* const base = reinterpret_cast<uint8_t*>(buffer.data());
+    w->a_max = reinterpret_cast<unsigned*>(base);
+    w->b_max = w->a_max + M;
+    w->a_flags = reinterpret_cast<int*>(w->b_max + N);
+    w->b_flags = w->a_flags + M;
+    w->a_residues = reinterpret_cast<int8_t*>(base + meta);
+    w->b_residues = w->a_residues + a_bytes;
+    w->residues = reinterpret_cast<uint8_t*>(w->b_residues + b_bytes);
+    return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(2 * 4 * (M + N)), stream), "cudaMemsetAsync");
+}
+
+// One product per modulus and K chunk: residues of C modulo each modulus, summed over the chunks.
+mm_status launch_products(const GemmArgs& g, int64_t kp, const Workspace& w, cudaStream_t stream) {
+    constexpr auto kernel = &ozaki_int8_kernel;
+    MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
+    const gemm::OzakiModuli& mod = gemm::ozaki_moduli();
+    for (int k0 = 0; k0 < g.K; k0 += kChunkK) {
+        GemmArgs chunk = g;
+        chunk.K = g.K - k0 < kChunkK ? g.K - k0 : kChunkK;
+        const gemm::PersistentSchedule s = gemm::persistent_schedule(chunk, kBM, kBN, kBK, int(tiles_of(chunk.K, kBK)));
+        int blocks = 0;
+        MM_TRY(gemm::persistent_blocks(s, &blocks));
+        for (int l = 0; l < gemm::kOzakiModuli; ++l) {
+            CUtensorMap a_map, b_map;
+            MM_TRY(gemm::encode_int8_k_major_map(w.a_residues + int64_t(l) * g.M * kp, g.M, kp, kp, kBM, &a_map,
+                                                 "A's residues"));
+            MM_TRY(gemm::encode_int8_k_major_map(w.b_residues + int64_t(l) * g.N * kp, g.N, kp, kp, kBN, &b_map,
+                                                 "B's residues"));
+            MM_TRY(gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "ozaki_int8", a_map, b_map,
+                                w.residues + int64_t(l) * g.M * g.N, mod.modulus[l], int(k0 > 0), k0 / kBK, s));
+        }
+    }
+    return MM_OK;
+}
+
+}  // namespace
+
+// wgmma and the bulk tensor copies need a Hopper GPU and this file's sm_90a machine code.
+mm_status requires_ozaki_int8() {
+    return gemm::require_bulk_copy(gemm::machine_code_of<ozaki_int8_kernel>(), "ozaki_int8");
+}
+
+mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
+    const int64_t kp = (int64_t(g.K) + kKAlign - 1) / kKAlign * kKAlign;
+    DeviceBuffer buffer(stream, DeviceBuffer::Pool::kWorkspace);
+    Workspace w{};
+    MM_TRY(allocate(buffer, g, kp, &w, stream));
+    const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
+    const gemm::OperandLines a{g.A, g.lda, g.M, g.K, a_n}, b{g.B, g.ldb, g.N, g.K, b_t};
+    const int bits = gemm::ozaki_scaling_bits(g.K), a_bits = (bits + 1) / 2;
+    MM_TRY(gemm::launch_line_max(a, w.a_max, w.a_flags, stream));
+    MM_TRY(gemm::launch_line_max(b, w.b_max, w.b_flags, stream));
+    MM_TRY(gemm::launch_residues(a, w.a_max, a_bits, w.a_residues, kp, stream));
+    MM_TRY(gemm::launch_residues(b, w.b_max, bits - a_bits, w.b_residues, kp, stream));
+    MM_TRY(launch_products(g, kp, w, stream));
+    MM_TRY(gemm::launch_ozaki_rebuild(w.residues, g.M, g.N, w.a_max, w.b_max, bits, g.C, g.ldc, stream));
+    return gemm::launch_nonfinite_fixup(g, w.a_flags, w.b_flags, stream);
+}
