@@ -8,10 +8,11 @@
 // scaled back (core/layout/residues.h: the scaling, the residue passes and the rebuild).
 //
 // Passes: one over each operand for its lines' largest magnitudes, one that writes its 8 residue matrices K-major
-// (int8, K padded to 16), then per modulus one product of this file's kernel, whose epilogue keeps only the
-// residue of each sum modulo the modulus (one byte per element), and the rebuild. A K longer than kChunkK runs as
-// products of kChunkK each, whose residues the epilogue adds modulo the modulus: within a chunk every int32 sum is
-// exact (at most kChunkK products of two int8, each at most 2^14 in magnitude).
+// (int8, K padded to 16), then every modulus's product in one launch of this file's kernel (its units are the
+// tiles of C once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte per
+// element), and the rebuild. A K longer than kChunkK runs as one launch per kChunkK, whose residues the epilogue adds
+// modulo the modulus: within a chunk every int32 sum is exact (at most kChunkK products of two int8, each at most
+// 2^14 in magnitude).
 //
 // Scaling: worst-case (every element of C_int at most K 2^(alpha + beta) < M / 2, M the moduli's product), so no
 // element wraps whatever the inputs; products keep 62 - log2 K bits (alpha + beta), which the emulation record
@@ -65,13 +66,30 @@ struct Tiles {
 using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
 constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
 using Ring = gemm::RingPosition<kStages>;
-using Schedule = gemm::PersistentTiles<kBM, kBN>;
+
+// The moduli as a kernel parameter.
+struct Moduli {
+    int modulus[gemm::kOzakiModuli];
+};
+
+// Every tile of C once per modulus, modulus by modulus (the tiles of one modulus share its residue matrices in L2):
+// a unit's `slice` is its modulus. One launch covers every product, so the ragged last wave comes once.
+struct ModulusTiles {
+    __device__ __forceinline__ static int units(const gemm::PersistentSchedule& s) {
+        return s.tiles() * gemm::kOzakiModuli;
+    }
+    __device__ __forceinline__ static gemm::TileUnit unit(const gemm::PersistentSchedule& s, int u) {
+        gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u % s.tiles());
+        w.slice = u / s.tiles();
+        return w;
+    }
+};
 
 struct Params {
-    const CUtensorMap* a_map;  // one modulus's residues of op(A), M x K, K-major
-    const CUtensorMap* b_map;  // and of op(B)^T, N x K
-    uint8_t* residues;         // the product's residues modulo `modulus`, M x N
-    int modulus;
+    const CUtensorMap* a_map;  // the residues of op(A), one M x K matrix per modulus stacked along M, K-major
+    const CUtensorMap* b_map;  // and of op(B)^T, one N x K matrix per modulus stacked along N
+    uint8_t* residues;         // the product's residues, one M x N matrix per modulus
+    Moduli moduli;
     int accumulate;  // add the residues already there (a later K chunk)
     int kt_offset;   // the chunk's first K tile
     gemm::PersistentSchedule schedule;
@@ -86,9 +104,11 @@ struct Producer {
     }
     __device__ __forceinline__ static void load(Tiles& tiles, int stage, uint32_t full, const gemm::TileUnit& w,
                                                 int kt, const Params& p) {
+        // Rows past a matrix's end come from the next modulus's matrix (or are zeros past the last): they reach
+        // only rows and columns of the tile beyond C, which the epilogue leaves unwritten.
         const int k = (p.kt_offset + kt) * kBK;
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]), p.a_map, full, k, w.m0);
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.b[stage]), p.b_map, full, k, w.n0);
+        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]), p.a_map, full, k, w.slice * p.schedule.M + w.m0);
+        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.b[stage]), p.b_map, full, k, w.slice * p.schedule.N + w.n0);
     }
 };
 
@@ -130,14 +150,19 @@ class Mainloop {
     Accumulators acc_;
 };
 
-// Each sum's residue modulo the product's modulus, in [0, m), one byte per element of C (plus the earlier chunks'
+// Each sum's residue modulo the unit's modulus, in [0, m), one byte per element of C (plus the earlier chunks'
 // residue, reduced again).
 struct Epilogue {
     __device__ __forceinline__ static void store(const int32_t (&acc)[gemm::kWgmmaAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
-        const int M = p.schedule.M, N = p.schedule.N, m = p.modulus;
+        const int M = p.schedule.M, N = p.schedule.N;
+        int m = 0;  // the unit's modulus, selected rather than indexed, which would put the moduli in local memory
+#pragma unroll
+        for (int l = 0; l < gemm::kOzakiModuli; ++l)
+            if (l == w.slice) m = p.moduli.modulus[l];
+        uint8_t* const residues = p.residues + int64_t(w.slice) * M * N;
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaAccumulators / 4; ++j) {
             const int col = w.n0 + 8 * j + 2 * (lane % 4);
@@ -148,7 +173,7 @@ struct Epilogue {
 #pragma unroll
                 for (int c = 0; c < 2; ++c) {
                     if (col + c >= N) continue;
-                    uint8_t* const out = p.residues + int64_t(r) * N + col + c;
+                    uint8_t* const out = residues + int64_t(r) * N + col + c;
                     int residue = acc[4 * j + 2 * h + c] % m;
                     if (p.accumulate) residue += *out;
                     residue %= m;
@@ -161,9 +186,9 @@ struct Epilogue {
 
 __global__ void __launch_bounds__(kFrame.threads(), 1)
     ozaki_int8_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      uint8_t* residues, int modulus, int accumulate, int kt_offset, gemm::PersistentSchedule s) {
-    gemm::warp_specialized<kFrame, Tiles, Schedule, Producer, Mainloop, Epilogue>(
-        Params{&a_map, &b_map, residues, modulus, accumulate, kt_offset, s});
+                      uint8_t* residues, Moduli moduli, int accumulate, int kt_offset, gemm::PersistentSchedule s) {
+    gemm::warp_specialized<kFrame, Tiles, ModulusTiles, Producer, Mainloop, Epilogue>(
+        Params{&a_map, &b_map, residues, moduli, accumulate, kt_offset, s});
 }
 
 // The workspace of one call: the lines' maxima and non-finite flags, the residue matrices of op(A) and op(B)^T,
@@ -195,26 +220,27 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Workspac
     return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(2 * 4 * (M + N)), stream), "cudaMemsetAsync");
 }
 
-// One product per modulus and K chunk: residues of C modulo each modulus, summed over the chunks.
+// Every modulus's product in one launch per K chunk: the residues of C modulo each modulus, summed over the chunks.
 mm_status launch_products(const GemmArgs& g, int64_t kp, const Workspace& w, cudaStream_t stream) {
     constexpr auto kernel = &ozaki_int8_kernel;
     MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
-    const gemm::OzakiModuli& mod = gemm::ozaki_moduli();
+    CUtensorMap a_map, b_map;
+    MM_TRY(gemm::encode_int8_k_major_map(w.a_residues, int64_t(gemm::kOzakiModuli) * g.M, kp, kp, kBM, &a_map,
+                                         "A's residues"));
+    MM_TRY(gemm::encode_int8_k_major_map(w.b_residues, int64_t(gemm::kOzakiModuli) * g.N, kp, kp, kBN, &b_map,
+                                         "B's residues"));
+    Moduli moduli{};
+    for (int l = 0; l < gemm::kOzakiModuli; ++l) moduli.modulus[l] = gemm::ozaki_moduli().modulus[l];
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
     for (int k0 = 0; k0 < g.K; k0 += kChunkK) {
         GemmArgs chunk = g;
         chunk.K = g.K - k0 < kChunkK ? g.K - k0 : kChunkK;
         const gemm::PersistentSchedule s = gemm::persistent_schedule(chunk, kBM, kBN, kBK, int(tiles_of(chunk.K, kBK)));
-        int blocks = 0;
-        MM_TRY(gemm::persistent_blocks(s, &blocks));
-        for (int l = 0; l < gemm::kOzakiModuli; ++l) {
-            CUtensorMap a_map, b_map;
-            MM_TRY(gemm::encode_int8_k_major_map(w.a_residues + int64_t(l) * g.M * kp, g.M, kp, kp, kBM, &a_map,
-                                                 "A's residues"));
-            MM_TRY(gemm::encode_int8_k_major_map(w.b_residues + int64_t(l) * g.N * kp, g.N, kp, kp, kBN, &b_map,
-                                                 "B's residues"));
-            MM_TRY(gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "ozaki_int8", a_map, b_map,
-                                w.residues + int64_t(l) * g.M * g.N, mod.modulus[l], int(k0 > 0), k0 / kBK, s));
-        }
+        const int64_t units = int64_t(s.tiles()) * gemm::kOzakiModuli;
+        const int blocks = int(units < sms ? units : sms);
+        MM_TRY(gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "ozaki_int8", a_map, b_map,
+                            w.residues, moduli, int(k0 > 0), k0 / kBK, s));
     }
     return MM_OK;
 }
@@ -227,6 +253,9 @@ mm_status requires_ozaki_int8() {
 }
 
 mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
+    if (int64_t(gemm::kOzakiModuli) * (g.M > g.N ? g.M : g.N) > INT32_MAX)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "ozaki_int8: M and N must be at most %d (its residue matrices of each operand "
+                       "are stacked in one tensor map); use another kernel for this product", INT32_MAX / gemm::kOzakiModuli);
     const int64_t kp = (int64_t(g.K) + kKAlign - 1) / kKAlign * kKAlign;
     DeviceBuffer buffer(stream, DeviceBuffer::Pool::kWorkspace);
     Workspace w{};
