@@ -26,24 +26,26 @@ __device__ __forceinline__ void wgmma_hold(int32_t (&d)[kCount]) {
     for (int i = 0; i < kCount; ++i) asm volatile("" : "+r"(d[i])::"memory");
 }
 
+// MM_WGMMA_F32_8 (wgmma_tf32.cuh) for int32 accumulators.
+#define MM_WGMMA_S32_8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]),      \
+                          "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
+
 // d = A.B + (accumulate ? d : 0) for a 64 x 256 x 32 step of int8 with int32 sums, A and B by descriptor.
 __device__ __forceinline__ void wgmma_m64n256k32_s8(int32_t (&d)[kWgmmaAccumulators], uint64_t a_desc,
                                                     uint64_t b_desc, bool accumulate) {
-#define MM_S32_8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), \
-                    "+r"(d[i + 6]), "+r"(d[i + 7])
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
         "setp.ne.b32 p, %130, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 {"
-        MM_WGMMA_N256_ACCUMULATORS "}, "
+        MM_WGMMA_ACCUMULATORS_128 "}, "
         "%128, %129, p;\n"
         "}\n"
-        : MM_S32_8(0), MM_S32_8(8), MM_S32_8(16), MM_S32_8(24), MM_S32_8(32), MM_S32_8(40), MM_S32_8(48),
-          MM_S32_8(56), MM_S32_8(64), MM_S32_8(72), MM_S32_8(80), MM_S32_8(88), MM_S32_8(96), MM_S32_8(104),
-          MM_S32_8(112), MM_S32_8(120)
+        : MM_WGMMA_S32_8(0), MM_WGMMA_S32_8(8), MM_WGMMA_S32_8(16), MM_WGMMA_S32_8(24), MM_WGMMA_S32_8(32),
+          MM_WGMMA_S32_8(40), MM_WGMMA_S32_8(48), MM_WGMMA_S32_8(56), MM_WGMMA_S32_8(64), MM_WGMMA_S32_8(72),
+          MM_WGMMA_S32_8(80), MM_WGMMA_S32_8(88), MM_WGMMA_S32_8(96), MM_WGMMA_S32_8(104), MM_WGMMA_S32_8(112),
+          MM_WGMMA_S32_8(120)
         : "l"(a_desc), "l"(b_desc), "r"(int(accumulate)));
-#undef MM_S32_8
 }
 
 }  // namespace gemm

@@ -78,79 +78,69 @@ __device__ __forceinline__ void wgmma_wait() {
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 
-// The operands %0 to %127 of a 64 x 256 step's accumulators, as inline PTX names them.
-#define MM_WGMMA_N256_ACCUMULATORS                                                                      \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                              \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                    \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                    \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "                    \
-    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                    \
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                    \
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "        \
+// The accumulator operands of inline wgmma: their names in the instruction (%0 to %63 for 64 columns, to %127 for
+// 128) and, for eight fp32 accumulators d[i] to d[i + 7], their read-write constraints.
+#define MM_WGMMA_ACCUMULATORS_64                                                                           \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                 \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                       \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                       \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define MM_WGMMA_ACCUMULATORS_128                                                                          \
+    MM_WGMMA_ACCUMULATORS_64 ", "                                                                          \
+    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                       \
+    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                       \
+    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "           \
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define MM_WGMMA_F32_8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]),      \
+                          "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 
 // d = A·B + (accumulate ? d : 0) for a 64 x 256 x 8 step: A from this thread's fragment registers, B from its
 // descriptor.
 __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[kWgmmaAccumulators], const uint32_t (&a)[4],
                                                      uint64_t b_desc, bool accumulate) {
-#define MM_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-                 "+f"(d[i + 6]), "+f"(d[i + 7])
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
         "setp.ne.b32 p, %133, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {"
-        MM_WGMMA_N256_ACCUMULATORS "}, "
+        MM_WGMMA_ACCUMULATORS_128 "}, "
         "{%128, %129, %130, %131}, %132, p, 1, 1;\n"
         "}\n"
-        : MM_D8(0), MM_D8(8), MM_D8(16), MM_D8(24), MM_D8(32), MM_D8(40), MM_D8(48), MM_D8(56), MM_D8(64),
-          MM_D8(72), MM_D8(80), MM_D8(88), MM_D8(96), MM_D8(104), MM_D8(112), MM_D8(120)
+        : MM_WGMMA_F32_8(0), MM_WGMMA_F32_8(8), MM_WGMMA_F32_8(16), MM_WGMMA_F32_8(24), MM_WGMMA_F32_8(32), MM_WGMMA_F32_8(40), MM_WGMMA_F32_8(48), MM_WGMMA_F32_8(56), MM_WGMMA_F32_8(64),
+          MM_WGMMA_F32_8(72), MM_WGMMA_F32_8(80), MM_WGMMA_F32_8(88), MM_WGMMA_F32_8(96), MM_WGMMA_F32_8(104), MM_WGMMA_F32_8(112), MM_WGMMA_F32_8(120)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)));
-#undef MM_D8
 }
 
 // A 64 x 128 x 8 step with A from this thread's fragment registers (as the 64 x 256 step above), B from its
 // descriptor: 64 accumulators per thread, laid out as above for 16 column chunks.
 __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const uint32_t (&a)[4], uint64_t b_desc,
                                                      bool accumulate) {
-#define MM_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-                 "+f"(d[i + 6]), "+f"(d[i + 7])
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
         "setp.ne.b32 p, %69, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+        MM_WGMMA_ACCUMULATORS_64 "}, "
         "{%64, %65, %66, %67}, %68, p, 1, 1;\n"
         "}\n"
-        : MM_D8(0), MM_D8(8), MM_D8(16), MM_D8(24), MM_D8(32), MM_D8(40), MM_D8(48), MM_D8(56)
+        : MM_WGMMA_F32_8(0), MM_WGMMA_F32_8(8), MM_WGMMA_F32_8(16), MM_WGMMA_F32_8(24), MM_WGMMA_F32_8(32), MM_WGMMA_F32_8(40), MM_WGMMA_F32_8(48), MM_WGMMA_F32_8(56)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)));
-#undef MM_D8
 }
 
 // A 64 x 128 x 8 step with both operands in shared memory (descriptors as for B above; A's 64 rows K-major like
 // B's). 64 accumulators per thread, laid out as above for 16 column chunks.
 __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], uint64_t a_desc, uint64_t b_desc,
                                                      bool accumulate) {
-#define MM_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-                 "+f"(d[i + 6]), "+f"(d[i + 7])
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
         "setp.ne.b32 p, %66, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {"
-        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-        "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-        "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+        MM_WGMMA_ACCUMULATORS_64 "}, "
         "%64, %65, p, 1, 1;\n"
         "}\n"
-        : MM_D8(0), MM_D8(8), MM_D8(16), MM_D8(24), MM_D8(32), MM_D8(40), MM_D8(48), MM_D8(56)
+        : MM_WGMMA_F32_8(0), MM_WGMMA_F32_8(8), MM_WGMMA_F32_8(16), MM_WGMMA_F32_8(24), MM_WGMMA_F32_8(32), MM_WGMMA_F32_8(40), MM_WGMMA_F32_8(48), MM_WGMMA_F32_8(56)
         : "l"(a_desc), "l"(b_desc), "r"(int(accumulate)));
-#undef MM_D8
 }
 
 // The register budget of the calling warpgroup, for warp-specialised kernels: a producer gives registers back,

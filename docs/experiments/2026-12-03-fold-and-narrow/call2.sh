@@ -25,7 +25,7 @@ ab() {  # ab LOG VARIANT KERNELS SHAPES...
     for round in 1 2 3; do
         for v in main $variant; do
             lib=$PWD/matmul_opt/libmatmul.so; [ $v = main ] || lib=/tmp/lib-$v.so
-            MATMUL_OPT_LIBRARY=$lib timeout 90 python3 $D/speed.py $v $kernels "$@" >> $log 2>> ${log%.jsonl}.err
+            MATMUL_OPT_LIBRARY=$lib timeout 90 python3 docs/experiments/2026-12-03-pairwise/speed.py $v $kernels "$@" >> $log 2>> ${log%.jsonl}.err
             echo "round $round $v rc=$?"
         done
     done
