@@ -6,7 +6,7 @@
 # makes Python unbuffered, and defines `step NAME COMMAND...`, which runs a command and prints its exit status and
 # seconds; `compile_objects SOURCE...` (sources under cuda/ into their objects under build/, with the Makefile's
 # flags for sm_90; not the *_sm90a.cu sources, which it builds for sm_90a) and `link_library`
-# (matmul_opt/libmatmul.so from the objects under build/), for calls that carry the objects built here and rebuild
+# (matmul_opt/libmatmul.so from the objects under build/ of this tree's sources), for calls that carry the objects built here and rebuild
 # only what the call changes, such as best after the tuner rewrites its table. A repository that already holds the
 # bundle's commits (the checkout the bundle was made in) is left alone: the restore replaces .git.
 if [ -d .whl ]; then
@@ -37,7 +37,14 @@ compile_objects() {
         nvcc $MM_NVCC_FLAGS -c "$source" -o "${object%.cu}.o" || return
     done
 }
+# The objects under build/ whose sources this tree has (an object left by another branch's build is not linked).
+library_objects() {
+    local source object
+    for source in $(find cuda -name '*.cu' | sort); do
+        object=build/${source#cuda/}
+        echo "${object%.cu}.o"
+    done
+}
 link_library() {
-    nvcc -gencode 'arch=compute_90,code=[sm_90,compute_90]' -shared -o matmul_opt/libmatmul.so \
-        $(find build/api build/core build/kernels -name '*.o' | sort) -ldl
+    nvcc -gencode 'arch=compute_90,code=[sm_90,compute_90]' -shared -o matmul_opt/libmatmul.so $(library_objects) -ldl
 }
