@@ -10,19 +10,13 @@ import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT, INPUT_KINDS
-from matmul_opt.report import accuracy_over_k
+from contract_checks import assert_keeps_fp32_accurate_contract, requires
+from matmul_opt.accuracy import INPUT_KINDS
 
 pytestmark = pytest.mark.gpu
 
 # From one product, through one K tile (16), one fold (32) and one slice (512), to many slices.
 KS = [1, 4, 16, 64, 256, 1024, 4096, 16384]
-
-
-def requires(*names):
-    for name in names:
-        if not matmul_opt.kernel_available(name):
-            pytest.skip(f"{name} is not available on this machine")
 
 
 def on_device(array):
@@ -32,10 +26,7 @@ def on_device(array):
 
 @pytest.mark.parametrize("K", KS)
 def test_pairwise_keeps_the_fp32_accurate_contract(K):
-    requires("pairwise", "cublas")
-    errors = accuracy_over_k(["pairwise", "cublas"], [K], np.random.default_rng())
-    for kind, error in errors.items():
-        assert error["pairwise"][K] <= FP32_ACCURATE_CONTRACT[kind] * error["cublas"][K], f"{kind}, K = {K}: {error}"
+    assert_keeps_fp32_accurate_contract("pairwise", K)
 
 
 @pytest.mark.parametrize("shape", [(256, 256, 1024), (1000, 300, 5000), (7, 5, 100_000)], ids=str)
