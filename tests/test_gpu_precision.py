@@ -13,8 +13,8 @@ import pytest
 
 import matmul_opt
 from matmul_opt import tune
-from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT, relative_error, tolerance, uniform
-from matmul_opt.report import accuracy_over_k
+from contract_checks import assert_keeps_fp32_accurate_contract
+from matmul_opt.accuracy import relative_error, tolerance, uniform
 
 pytestmark = pytest.mark.gpu
 
@@ -75,10 +75,7 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
 @pytest.mark.parametrize("K", [1, 4, 8, 16, 64, 256, 1024, 4096, 16384])
 def test_the_fp32_accurate_dispatcher_keeps_its_contract(K):
     """The report's accuracy shape (256 x K x 256), both input kinds, fresh inputs."""
-    errors = accuracy_over_k(["best_fp32_accurate", "cublas"], [K], np.random.default_rng())
-    for kind, error in errors.items():
-        assert error["best_fp32_accurate"][K] <= FP32_ACCURATE_CONTRACT[kind] * error["cublas"][K], \
-            f"{kind}, K = {K}: {error}"
+    assert_keeps_fp32_accurate_contract("best_fp32_accurate", K)
 
 
 def test_matmul_picks_the_dispatcher_of_the_precision():

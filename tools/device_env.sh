@@ -6,9 +6,10 @@
 # makes Python unbuffered, and defines `step NAME COMMAND...`, which runs a command and prints its exit status and
 # seconds; `compile_objects SOURCE...` (sources under cuda/ into their objects under build/, with the Makefile's
 # flags for sm_90; not the *_sm90a.cu sources, which it builds for sm_90a) and `link_library`
-# (matmul_opt/libmatmul.so from the objects under build/ of this tree's sources), for calls that carry the objects built here and rebuild
-# only what the call changes, such as best after the tuner rewrites its table. A repository that already holds the
-# bundle's commits (the checkout the bundle was made in) is left alone: the restore replaces .git.
+# (matmul_opt/libmatmul.so from the objects under build/ of this tree's sources), for calls that carry the objects
+# built here and rebuild only what the call changes, such as best after the tuner rewrites its table. A repository
+# that already holds the bundle's commits (the checkout the bundle was made in) is left alone: the restore replaces
+# .git.
 if [ -d .whl ]; then
     # By name from the folder, so that pip takes the wheels that fit this Python and skips the others.
     python3 -m pip install -q --no-index --find-links .whl --no-compile --no-cache-dir --upgrade --target /tmp/site \

@@ -44,9 +44,8 @@
 //
 // Tile: 128 x 256 x 32, 4 stages of 48 KiB (A 16 KiB + B 32 KiB), 384 threads (one producer warpgroup, of which
 // one thread works, and two consumer warpgroups; setmaxnreg 40 / 232), one block per SM. The narrow tile,
-// 128 x 128 x 32 (wgmma m64n128k8, 64 accumulators per consumer thread, stages of 32 KiB), serves a C whose columns
-// (in the kernel's orientation) would leave more than a quarter of the wide tiles empty, or that the wide tiles
-// cover in fewer tiles than half the SMs: twice the tiles before K is split, less padding.
+// 128 x 128 x 32 (wgmma m64n128k8, 64 accumulators per consumer thread, stages of 32 KiB), serves a narrow or small
+// C, as narrow_tiles below decides: less padding, or twice the tiles where the wide ones cannot fill the SMs.
 //
 // What limits it: the rounding pass before the kernel, which moves 2 x K x (M or N) x 4 bytes for 2 x M x N x K
 // FLOP, so its share grows as the other dimension shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md and
@@ -86,7 +85,7 @@ static_assert(kABytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
 // schedule.
 template <int kBN>
 struct Width {
-    static_assert(kBN == gemm::kWgmmaN || kBN == 128, "the widths with an MMA below");
+    static_assert(kBN == gemm::kWgmmaN || kBN == kNarrowBN, "the widths with an MMA below");
     static constexpr int kBBytes = kBN * kBK * int(sizeof(float));
     static constexpr int kAccumulators = kBN / 2;  // 64 x kBN fp32 over a warpgroup's 128 threads
     static_assert(kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");

@@ -64,10 +64,10 @@ struct PairwiseChunkOrder {
             for (int r = 0; r < Warp::kTM; ++r)
 #pragma unroll
                 for (int c = 0; c < Warp::kTN; ++c) {
-                    const float chunk = kWays == 2 ? part[0][r][c] + part[1 % kWays][r][c]
-                                                   : (part[0][r][c] + part[1 % kWays][r][c]) +
-                                                         (part[2 % kWays][r][c] + part[3 % kWays][r][c]);
-                    total[r][c] += chunk;
+                    if constexpr (kWays == 2)
+                        total[r][c] += part[0][r][c] + part[1][r][c];
+                    else
+                        total[r][c] += (part[0][r][c] + part[1][r][c]) + (part[2][r][c] + part[3][r][c]);
                 }
 #pragma unroll
             for (int w = 0; w < kWays; ++w) Warp::zero(part[w]);
