@@ -67,11 +67,6 @@ using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
 constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
 using Ring = gemm::RingPosition<kStages>;
 
-// The moduli as a kernel parameter.
-struct Moduli {
-    int modulus[gemm::kOzakiModuli];
-};
-
 // Every tile of C once per modulus, modulus by modulus (the tiles of one modulus share its residue matrices in L2):
 // a unit's `slice` is its modulus. One launch covers every product, so the ragged last wave comes once.
 struct ModulusTiles {
@@ -89,7 +84,7 @@ struct Params {
     const CUtensorMap* a_map;  // the residues of op(A), one M x K matrix per modulus stacked along M, K-major
     const CUtensorMap* b_map;  // and of op(B)^T, one N x K matrix per modulus stacked along N
     uint8_t* residues;         // the product's residues, one M x N matrix per modulus
-    Moduli moduli;
+    gemm::OzakiModuli moduli;
     int accumulate;  // add the residues already there (a later K chunk)
     int kt_offset;   // the chunk's first K tile
     gemm::PersistentSchedule schedule;
@@ -158,10 +153,11 @@ struct Epilogue {
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
         const int M = p.schedule.M, N = p.schedule.N;
-        int m = 0;  // the unit's modulus, selected rather than indexed, which would put the moduli in local memory
+        // The unit's modulus, selected rather than indexed, which would put the moduli in local memory.
+        gemm::OzakiModulus mod{};
 #pragma unroll
         for (int l = 0; l < gemm::kOzakiModuli; ++l)
-            if (l == w.slice) m = p.moduli.modulus[l];
+            if (l == w.slice) mod = p.moduli.modulus[l];
         uint8_t* const residues = p.residues + int64_t(w.slice) * M * N;
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaAccumulators / 4; ++j) {
@@ -174,10 +170,12 @@ struct Epilogue {
                 for (int c = 0; c < 2; ++c) {
                     if (col + c >= N) continue;
                     uint8_t* const out = residues + int64_t(r) * N + col + c;
-                    int residue = acc[4 * j + 2 * h + c] % m;
-                    if (p.accumulate) residue += *out;
-                    residue %= m;
-                    *out = uint8_t(residue < 0 ? residue + m : residue);
+                    int residue = gemm::residue_of(acc[4 * j + 2 * h + c], mod);
+                    if (p.accumulate) {
+                        residue += *out;
+                        if (residue >= mod.m) residue -= mod.m;
+                    }
+                    *out = uint8_t(residue);
                 }
             }
         }
@@ -186,7 +184,7 @@ struct Epilogue {
 
 __global__ void __launch_bounds__(kFrame.threads(), 1)
     ozaki_int8_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      uint8_t* residues, Moduli moduli, int accumulate, int kt_offset, gemm::PersistentSchedule s) {
+                      uint8_t* residues, gemm::OzakiModuli moduli, int accumulate, int kt_offset, gemm::PersistentSchedule s) {
     gemm::warp_specialized<kFrame, Tiles, ModulusTiles, Producer, Mainloop, Epilogue>(
         Params{&a_map, &b_map, residues, moduli, accumulate, kt_offset, s});
 }
@@ -229,8 +227,7 @@ mm_status launch_products(const GemmArgs& g, int64_t kp, const Workspace& w, cud
                                          "A's residues"));
     MM_TRY(gemm::encode_int8_k_major_map(w.b_residues, int64_t(gemm::kOzakiModuli) * g.N, kp, kp, kBN, &b_map,
                                          "B's residues"));
-    Moduli moduli{};
-    for (int l = 0; l < gemm::kOzakiModuli; ++l) moduli.modulus[l] = gemm::ozaki_moduli().modulus[l];
+    const gemm::OzakiModuli& moduli = gemm::ozaki_moduli();
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     for (int k0 = 0; k0 < g.K; k0 += kChunkK) {

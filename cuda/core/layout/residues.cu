@@ -12,20 +12,6 @@ namespace {
 // about 2^63.6: products of the scaled operands keep about 62 - log2 K bits.
 constexpr int kModuli[kOzakiModuli] = {256, 255, 253, 251, 247, 241, 239, 233};
 
-struct ModuliArg {
-    int modulus[kOzakiModuli];
-    int inverse[kOzakiModuli];
-};
-
-ModuliArg moduli_arg() {
-    ModuliArg a{};
-    for (int l = 0; l < kOzakiModuli; ++l) {
-        a.modulus[l] = ozaki_moduli().modulus[l];
-        a.inverse[l] = ozaki_moduli().inverse[l];
-    }
-    return a;
-}
-
 constexpr int kThreads = 256;
 constexpr int kTile = 32;  // lines x k of one block of the residue pass
 constexpr int kTileRowsPerPass = 8;
@@ -42,6 +28,10 @@ __device__ __forceinline__ int line_exponent(unsigned max_bits) {
     frexpf(__uint_as_float(max_bits), &e);
     return e;
 }
+
+// 2^e as a double, exactly, for e within the double exponent's normal range (a multiplication by it is exact where
+// ldexp would call a function that handles every range).
+__device__ __forceinline__ double power_of_two(int e) { return __longlong_as_double((long long)(e + 1023) << 52); }
 
 // One block per line stored as a row: its largest magnitude and whether a value the scheme leaves to the fix-up is
 // there.
@@ -97,7 +87,7 @@ __global__ void line_max_along_columns(OperandLines op, unsigned* max_bits, int*
 // contiguous addresses), each value scaled, rounded and reduced modulo every modulus.
 template <bool kKContiguous>
 __global__ void residues_kernel(OperandLines op, const unsigned* max_bits, int bits, int8_t* planes, int64_t kp,
-                                ModuliArg mod) {
+                                OzakiModuli moduli) {
     __shared__ float tile[kTile][kTile + 1];  // [line][k]
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t line0 = blockIdx.x * int64_t(kTile);
@@ -117,15 +107,18 @@ __global__ void residues_kernel(OperandLines op, const unsigned* max_bits, int b
             const int64_t line = line0 + r, k = k0 + tx;
             if (line >= op.lines || k >= kp) continue;
             const float v = tile[r][tx];
-            const int shift = bits - line_exponent(max_bits[line]);
-            const int64_t scaled = uncarried(v) ? 0 : int64_t(rint(ldexp(double(v), shift)));
+            // At most 2^31 in magnitude, cut into hi 2^16 + lo for residue_of (2^31 itself does not fit an int).
+            const double scaled =
+                uncarried(v) ? 0.0 : rint(double(v) * power_of_two(bits - line_exponent(max_bits[line])));
+            const double hi = floor(scaled * 0x1p-16);
+            const int high = int(hi);
+            const unsigned low = unsigned(scaled - hi * 0x1p16);
             int8_t* const out = planes + line * kp + k;
 #pragma unroll
             for (int l = 0; l < kOzakiModuli; ++l) {
-                const int m = mod.modulus[l];
-                int residue = int(scaled % m);
-                if (residue < 0) residue += m;
-                if (residue >= (m + 1) / 2) residue -= m;  // symmetric: [-m/2, m/2) fits int8
+                const OzakiModulus& mod = moduli.modulus[l];
+                int residue = residue_of(high, low, mod);
+                if (residue >= (mod.m + 1) / 2) residue -= mod.m;  // symmetric: [-m/2, m/2) fits int8
                 out[l * plane] = int8_t(residue);
             }
         }
@@ -134,24 +127,29 @@ __global__ void residues_kernel(OperandLines op, const unsigned* max_bits, int b
 }
 
 // C(i, j) = M (t - round(t)) 2^(e_a(i) + e_b(j) - bits), t = sum over l of ((r_l * inverse_l) mod m_l) / m_l: the
-// Chinese remainder theorem's sum divided by M, whose fractional part times M is the integer product, centred.
+// Chinese remainder theorem's sum divided by M, whose fractional part times M is the integer product, centred. The
+// grid strides over C in row-major order, stepping (i, j) without dividing.
 __global__ void rebuild_kernel(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
-                               const unsigned* b_max_bits, int bits, double product, float* C, int64_t ldc,
-                               ModuliArg mod) {
-    const int64_t count = int64_t(M) * N;
-    for (int64_t idx = blockIdx.x * int64_t(kThreads) + threadIdx.x; idx < count;
-         idx += int64_t(gridDim.x) * kThreads) {
-        const int64_t i = idx / N, j = idx % N;
+                               const unsigned* b_max_bits, int bits, float* C, int64_t ldc, OzakiModuli moduli) {
+    const int64_t count = int64_t(M) * N, stride = int64_t(gridDim.x) * kThreads;
+    int64_t idx = blockIdx.x * int64_t(kThreads) + threadIdx.x;
+    if (idx >= count) return;
+    int64_t i = idx / N, j = idx % N;
+    const int64_t i_step = stride / N, j_step = stride % N;
+    for (; idx < count; idx += stride) {
         double t = 0.0;
 #pragma unroll
         for (int l = 0; l < kOzakiModuli; ++l) {
-            const int m = mod.modulus[l];
-            const int u = int(residues[l * count + idx]) * mod.inverse[l] % m;
-            t += double(u) / double(m);
+            const OzakiModulus& mod = moduli.modulus[l];
+            const int u = residue_of(int(residues[l * count + idx]) * mod.inverse, mod);
+            t += double(u) * mod.reciprocal;
         }
-        const double integer = product * (t - rint(t));
+        const double integer = moduli.product * (t - rint(t));
         const int e = line_exponent(a_max_bits[i]) + line_exponent(b_max_bits[j]) - bits;
-        C[i * ldc + j] = float(ldexp(integer, e));
+        C[i * ldc + j] = float(integer * power_of_two(e));
+        i += i_step;
+        j += j_step;
+        if (j >= N) j -= N, ++i;
     }
 }
 
@@ -164,18 +162,23 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
 
 const OzakiModuli& ozaki_moduli() {
     static const OzakiModuli moduli = [] {
-        OzakiModuli m{};
+        OzakiModuli o{};
         unsigned __int128 product = 1;
         for (int l = 0; l < kOzakiModuli; ++l) product *= unsigned(kModuli[l]);
         for (int l = 0; l < kOzakiModuli; ++l) {
-            m.modulus[l] = kModuli[l];
-            const int rest = int((product / unsigned(kModuli[l])) % unsigned(kModuli[l]));
-            for (int y = 1; y < kModuli[l]; ++y)
-                if (rest * y % kModuli[l] == 1) m.inverse[l] = y;
+            const int m = kModuli[l];
+            OzakiModulus& mod = o.modulus[l];
+            mod.m = m;
+            const int rest = int((product / unsigned(m)) % unsigned(m));
+            for (int y = 1; y < m; ++y)
+                if (rest * y % m == 1) mod.inverse = y;
+            mod.two16 = (1 << 16) % m;
+            mod.magic = unsigned(((uint64_t(1) << 32) + unsigned(m) - 1) / unsigned(m));
+            mod.reciprocal = 1.0 / m;
         }
-        m.product = double(product);
-        for (unsigned __int128 p = product; p != 0; p >>= 1) ++m.product_bits;
-        return m;
+        o.product = double(product);
+        for (unsigned __int128 p = product; p != 0; p >>= 1) ++o.product_bits;
+        return o;
     }();
     return moduli;
 }
@@ -201,16 +204,16 @@ mm_status launch_residues(const OperandLines& op, const unsigned* max_bits, int 
     const dim3 block(kTile, kTileRowsPerPass);
     if (op.k_contiguous)
         return launch(residues_kernel<true>, grid, block, 0, stream, "the residues", op, max_bits, bits, planes, kp,
-                      moduli_arg());
+                      ozaki_moduli());
     return launch(residues_kernel<false>, grid, block, 0, stream, "the residues", op, max_bits, bits, planes, kp,
-                  moduli_arg());
+                  ozaki_moduli());
 }
 
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, int bits, float* C, int64_t ldc, cudaStream_t stream) {
     const int blocks = blocks_for(int64_t(M) * N, kThreads, kRebuildBlocks);
     return launch(rebuild_kernel, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues, M, N,
-                  a_max_bits, b_max_bits, bits, ozaki_moduli().product, C, ldc, moduli_arg());
+                  a_max_bits, b_max_bits, bits, C, ldc, ozaki_moduli());
 }
 
 }  // namespace gemm

@@ -23,15 +23,43 @@ inline constexpr int kOzakiModuli = 8;
 // scale so far above its other values that they round away.
 inline constexpr float kOzakiLargeMagnitude = 18446744073709551616.0f;
 
-// The moduli (pairwise coprime, at most 256: a residue fits int8), their product M and, per modulus m, the inverse
-// of M / m modulo m, which the rebuild needs.
+// A modulus m and what reducing by it and rebuilding from it take: the inverse of M / m modulo m (M the moduli's
+// product), 2^16 mod m and ceil(2^32 / m), with which residue_of reduces by multiplication (a division by a modulus
+// known only at run time costs about twenty instructions), and 1 / m.
+struct OzakiModulus {
+    int m;
+    int inverse;
+    int two16;        // 2^16 mod m
+    unsigned magic;   // ceil(2^32 / m)
+    double reciprocal;
+};
+
+// The moduli (pairwise coprime, at most 256: a residue fits int8) and their product M; passed to kernels by value.
 struct OzakiModuli {
-    int modulus[kOzakiModuli];
-    int inverse[kOzakiModuli];
+    OzakiModulus modulus[kOzakiModuli];
     double product;     // M, rounded to double
     int product_bits;   // bits of M: 2^(product_bits - 1) <= M < 2^product_bits
 };
 const OzakiModuli& ozaki_moduli();
+
+// (hi 2^16 + lo) mod m in [0, m), for hi in [-2^15, 2^15] and lo in [0, 2^16): hi 2^16 is hi (2^16 mod m) modulo m,
+// and m 2^16 added keeps the sum positive and under 2^25, where the multiply-high quotient by ceil(2^32 / m) is
+// the true quotient or one more.
+__host__ __device__ inline int residue_of(int hi, unsigned lo, const OzakiModulus& mod) {
+    const unsigned u = unsigned(hi * mod.two16 + (mod.m << 16)) + lo;
+#ifdef __CUDA_ARCH__
+    const unsigned q = __umulhi(u, mod.magic);
+#else
+    const unsigned q = unsigned((uint64_t(u) * mod.magic) >> 32);
+#endif
+    const int r = int(u - q * unsigned(mod.m));
+    return r < 0 ? r + mod.m : r;
+}
+
+// x mod m in [0, m), for any int32 x.
+__host__ __device__ inline int residue_of(int x, const OzakiModulus& mod) {
+    return residue_of(x >> 16, unsigned(x) & 0xffffu, mod);
+}
 
 // The bits alpha + beta that the scaled operands' product may use at depth K: K 2^(alpha + beta) < M / 2.
 int ozaki_scaling_bits(int64_t K);
