@@ -93,6 +93,28 @@ MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_
 MM_API mm_status mm_host_alloc(uint64_t bytes, void** p);
 MM_API mm_status mm_host_free(void* p);
 
+/* The memory the library keeps between calls for later ones, in bytes; what calls in progress use is not counted. */
+typedef struct {
+    uint64_t pinned_cached;  /* pinned blocks freed with mm_host_free and kept for mm_host_alloc: at most 2 GiB */
+    uint64_t pinned_staging; /* the pinned slots of the host path's staging sets that no call holds: at most 80 MiB
+                                (five slots of 16 MiB) a set; a GPU has as many sets as host-path calls ran on it at
+                                once */
+    uint64_t device_pooled;  /* device memory the library's pools keep and no allocation uses (reserved less used,
+                                over every pool): per GPU, past a synchronisation, at most 1 GiB in the pool of
+                                the host path's device copies and 2 GiB in that of kernel workspaces */
+} mm_held_memory;
+
+/* Fills *held (a snapshot: other threads' calls may change it meanwhile). Needs no GPU: where none was used, all
+ * three are 0. */
+MM_API mm_status mm_memory_held(mm_held_memory* held);
+/* Frees what mm_memory_held counts: the cached pinned blocks, the staging sets no call holds (their streams, events
+ * and pinned slots) and the pools' unused device memory. To free the last, it first waits for all the work on every
+ * GPU that has the library's pools, other threads' included (cudaDeviceSynchronize): the library frees device
+ * memory in stream order, often after a call's last wait, and a pool can give memory back only once the host has
+ * seen the stream pass its free. Calls in progress keep what they hold; later calls allocate anew; pinned memory
+ * from mm_host_alloc that is not freed stays. Thread-safe; where no GPU was used it does nothing. */
+MM_API mm_status mm_release_memory(void);
+
 /* C = alpha·op(A)·op(B) + beta·C on device pointers, enqueued on `stream` (a cudaStream_t: NULL is the calling
  * thread's default stream; cudaStreamLegacy and cudaStreamPerThread are accepted too); returns without waiting.
  * op(A) is M x K: A is stored row-major M x K (lda >= K) for MM_OP_N, K x M (lda >= M) for MM_OP_T; op(B) is K x N

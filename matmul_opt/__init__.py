@@ -15,6 +15,7 @@ from ._library import (
 )
 from . import report
 from .pinned import empty_pinned
+from .memory import memory_held, release_memory
 from .api import (
     BenchmarkResult,
     DeviceInfo,
@@ -48,6 +49,8 @@ __all__ = [
     "kernel_names",
     "kernels",
     "matmul",
+    "memory_held",
+    "release_memory",
     "run",
     "tolerance",
 ]

@@ -83,6 +83,14 @@ class TrackedGemmStruct(ctypes.Structure):
                 ("tracking", TrackingStruct)]
 
 
+class HeldMemoryStruct(ctypes.Structure):
+    """mm_held_memory: the bytes the library keeps between calls (mm_memory_held fills it, matmul_opt.memory reads
+    it)."""
+
+    _fields_ = [("pinned_cached", ctypes.c_uint64), ("pinned_staging", ctypes.c_uint64),
+                ("device_pooled", ctypes.c_uint64)]
+
+
 # Write gemm_arguments' values (after the kernel's name) into a GemmProblemStruct, or the name's address, those
 # values and the stream into a TrackedGemmStruct, in one call (ctypes would convert each argument of the entries on
 # its own): the struct module's native layout is the C compiler's, which test_cpu_api checks field by field.
@@ -152,6 +160,8 @@ _SIGNATURES = {
     "mm_marker_finished": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),
     "mm_host_alloc": (_status, [ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]),
     "mm_host_free": (_status, [ctypes.c_void_p]),
+    "mm_memory_held": (_status, [ctypes.POINTER(HeldMemoryStruct)]),
+    "mm_release_memory": (_status, []),
     "mm_best_config_count": (_int, []),
     "mm_best_config_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
     "mm_best_force": (_status, [_int, _int]),
@@ -187,6 +197,11 @@ def library() -> ctypes.CDLL:
                 function.restype, function.argtypes = restype, argtypes
             _library = lib
         return _library
+
+
+def loaded_library() -> ctypes.CDLL | None:
+    """The library if a call has loaded it, else None (without loading it)."""
+    return _library
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,5 +1,5 @@
 """The host path: NumPy operands streamed to the GPU and back in panels by the library's host entry
-(mm_gemm_host_problem), finished when the call returns, the result in pinned memory where pinned.result_array allows.
+(mm_gemm_host_problem), finished when the call returns, the result in memory from results.result_array.
 The common call is read with few Python calls (plain); every other one is checked first (run)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import ctypes
 
 import numpy as np
 
-from . import pinned
+from . import results
 from ._layout import INT_MAX, Operand, check_product, check_shape, gemm_arguments, layout
 from ._library import check, library, pack_problem, thread_problem
 
@@ -63,7 +63,7 @@ def plain(kernel: str, A: np.ndarray, B: np.ndarray, alpha: float) -> np.ndarray
     (M, K), (K_b, N) = A.shape, B.shape
     if K_b != K or not (0 < M <= INT_MAX and 0 < K <= INT_MAX and 0 < N <= INT_MAX):
         return None
-    C = pinned.result_array((M, N))
+    C = results.result_array((M, N))
     problem = thread_problem()
     pack_problem(problem, 0, 0, 0, M, N, K, alpha, _addressof(_from_buffer(A)), K, _addressof(_from_buffer(B)), N,
                  0.0, _addressof(_from_buffer(C)), N)
@@ -99,7 +99,7 @@ def run(kernel: str, A, B, out, alpha: float, beta: float, stream):
     if out is not None and (np.may_share_memory(out, A) or np.may_share_memory(out, B)):
         C, c = host_operand(np.array(out, order="C"))
     else:
-        C, c = host_operand(pinned.result_array((M, N)) if out is None else out)
+        C, c = host_operand(results.result_array((M, N)) if out is None else out)
     problem = thread_problem()
     pack_problem(problem, 0, *gemm_arguments(M, N, K, alpha, beta, a, b, c))
     check(library().mm_gemm_host_problem(kernel.encode(), problem))

@@ -3,6 +3,8 @@
 The shapes are chosen to cut the product into several panels (tall C), panels limited by the staging slot (long K),
 and blocks narrower than a row (rows of B and C longer than a slot), as cuda/api/gemm_host.cu cuts them.
 """
+import gc
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,27 @@ def test_the_c_host_entry_refuses_c_over_an_input(rng):
                                              pointer, 300)
     with pytest.raises(ValueError, match="C overlaps A"):
         _library.check(status)
+
+
+def test_memory_held_counts_what_the_host_path_keeps_and_release_memory_frees_it(rng):
+    library_keys = ("pinned_cached", "pinned_staging", "device_pooled")
+    gc.collect()  # pinned arrays of earlier tests go now, not into the cache in the middle of this test
+    matmul_opt.release_memory()
+    assert {key: matmul_opt.memory_held()[key] for key in library_keys} == dict.fromkeys(library_keys, 0)
+
+    def products():
+        # Staged through the pinned slots: a product on the slot itself, one image in one copy, panels (device
+        # copies from the pool, a result in pageable memory); then a 4 MiB result, which comes in pinned memory.
+        for M, N, K in [(40, 50, 30), (500, 400, 300), (2500, 4096, 300), (1024, 1024, 256)]:
+            A, B = operand(rng, (M, K), "C"), operand(rng, (K, N), "C")
+            assert relative_error(matmul_opt.run("best", A, B), reference(A, B)) <= matmul_opt.tolerance("fp32", K)
+
+    products()
+    gc.collect()
+    held = matmul_opt.memory_held()
+    assert held["pinned_staging"] > 0 and held["device_pooled"] > 0, held
+    assert held["pinned_cached"] >= 1024 * 1024 * 4, held  # the freed 4 MiB result's block
+    matmul_opt.release_memory()
+    held = matmul_opt.memory_held()
+    assert {key: held[key] for key in library_keys} == dict.fromkeys(library_keys, 0), held
+    products()  # new staging sets, pinned blocks and pool memory

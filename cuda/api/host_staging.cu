@@ -4,12 +4,13 @@
 #include <mutex>
 #include <vector>
 
+#include "api/device_checks.h"
 #include "core/host/parallel_copy.h"
 
 namespace {
 
-// Staging sets that no call holds, of any GPU. Never destroyed: their streams and pinned memory live as long as
-// the process, and no CUDA call runs during its exit.
+// Staging sets that no call holds, of any GPU, kept until mm_release_memory destroys them (destroy_idle). The list
+// is never destroyed, so that no CUDA call runs during the process's exit.
 std::mutex free_sets_mutex;
 std::vector<std::unique_ptr<HostStaging>>& free_sets() {
     static auto* sets = new std::vector<std::unique_ptr<HostStaging>>();
@@ -73,15 +74,57 @@ mm_status HostStaging::create(int device) {
     return MM_OK;
 }
 
-HostStaging::~HostStaging() {
-    for (UpSlot& slot : up_slots_)
-        if (slot.free != nullptr) cudaEventDestroy(slot.free);
-    for (DownSlot& slot : down_slots_)
-        for (cudaEvent_t e : slot.pieces_done)
-            if (e != nullptr) cudaEventDestroy(e);
-    if (ordering_ != nullptr) cudaEventDestroy(ordering_);
-    for (cudaStream_t s : {up_, compute_, down_})
-        if (s != nullptr) cudaStreamDestroy(s);
+cudaError_t HostStaging::destroy() {
+    cudaError_t first = cudaSuccess;
+    const auto keep = [&first](cudaError_t err) {
+        if (first == cudaSuccess) first = err;
+    };
+    const auto destroy_event = [&keep](cudaEvent_t& e) {
+        if (e != nullptr) keep(cudaEventDestroy(e));
+        e = nullptr;
+    };
+    for (UpSlot& slot : up_slots_) {
+        destroy_event(slot.free);
+        keep(slot.memory.deallocate());
+    }
+    for (DownSlot& slot : down_slots_) {
+        for (cudaEvent_t& e : slot.pieces_done) destroy_event(e);
+        keep(slot.memory.deallocate());
+    }
+    destroy_event(ordering_);
+    for (cudaStream_t* s : {&up_, &compute_, &down_}) {
+        if (*s != nullptr) keep(cudaStreamDestroy(*s));
+        *s = nullptr;
+    }
+    return first;
+}
+
+uint64_t HostStaging::idle_pinned_bytes() {
+    std::lock_guard<std::mutex> lock(free_sets_mutex);
+    uint64_t bytes = 0;
+    for (const auto& set : free_sets()) {
+        for (const UpSlot& slot : set->up_slots_) bytes += slot.memory.bytes();
+        for (const DownSlot& slot : set->down_slots_) bytes += slot.memory.bytes();
+    }
+    return bytes;
+}
+
+mm_status HostStaging::destroy_idle() {
+    std::vector<std::unique_ptr<HostStaging>> sets;
+    {
+        std::lock_guard<std::mutex> lock(free_sets_mutex);
+        sets.swap(free_sets());
+    }
+    // Destroyed outside the lock, which other threads' calls take meanwhile, each on its own GPU. Every set is
+    // destroyed; the status is the last failure's, the one whose message mm_last_error holds.
+    mm_status status = MM_OK;
+    for (const auto& set : sets) {
+        CurrentDevice device;
+        mm_status st = device.enter(set->device_);
+        if (st == MM_OK) st = mm_check_cuda(set->destroy(), "destroying a staging set");
+        if (st != MM_OK) status = st;
+    }
+    return status;
 }
 
 mm_status HostStaging::order(cudaStream_t producer, cudaStream_t consumer) {

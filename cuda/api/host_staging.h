@@ -39,8 +39,12 @@ class HostStaging {
     static mm_status acquire(std::unique_ptr<HostStaging>* staging);
     // Waits for everything the set has enqueued, then keeps it for the next call.
     static void release(std::unique_ptr<HostStaging> staging);
+    // The bytes of the pinned slots of the sets kept for later calls, and destroying those sets (their streams,
+    // events and slots): release() synchronised them, so no copy uses them. Sets that calls hold are not touched.
+    static uint64_t idle_pinned_bytes();
+    static mm_status destroy_idle();
 
-    ~HostStaging();
+    ~HostStaging() { destroy(); }
 
     // The streams: blocks go up on up(), products on compute(), results come down on down(). One stream serves all
     // three when the work is a single step (no overlap to gain, no cross-stream waits to pay).
@@ -85,6 +89,9 @@ class HostStaging {
     };
 
     mm_status create(int device);
+    // Destroys the events and streams and frees the slots; returns the first CUDA error without recording it (the
+    // destructor runs on failure paths, whose message the thread's last error holds).
+    cudaError_t destroy();
     mm_status drain_oldest();
 
     int device_ = 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/status.h"
 
@@ -33,3 +34,12 @@ class DeviceBuffer {
     Pool pool_;
     void* data_ = nullptr;
 };
+
+// The device memory the library's pools keep and no allocation uses, over the pools created so far: what each has
+// reserved from the driver less what its allocations use (a snapshot: other threads may allocate meanwhile).
+mm_status device_pools_idle_bytes(uint64_t* bytes);
+// Gives every pool's unused memory back to the driver (cudaMemPoolTrimTo 0). Waits first for all the work on each
+// GPU that has pools (cudaDeviceSynchronize): a DeviceBuffer is freed stream-ordered, often after its call's last
+// wait, and its memory is reusable, hence releasable, only once the host has seen the stream pass the free.
+// Allocations in use keep their memory.
+mm_status trim_device_pools();

@@ -24,12 +24,17 @@ mm_status allocate_pinned(size_t bytes, void** p) {
 
 mm_status PinnedBuffer::reserve(size_t bytes) {
     if (bytes <= bytes_) return MM_OK;
-    if (data_ != nullptr) MM_TRY(mm_check_cuda(cudaFreeHost(data_), "cudaFreeHost"));
-    data_ = nullptr;
-    bytes_ = 0;
+    MM_TRY(mm_check_cuda(deallocate(), "cudaFreeHost"));
     MM_TRY(allocate_pinned(bytes, &data_));
     bytes_ = bytes;
     return MM_OK;
+}
+
+cudaError_t PinnedBuffer::deallocate() {
+    const cudaError_t err = data_ != nullptr ? cudaFreeHost(data_) : cudaSuccess;
+    data_ = nullptr;
+    bytes_ = 0;
+    return err;
 }
 
 bool is_pinned(const void* p, size_t bytes) {
@@ -102,4 +107,28 @@ mm_status release_pinned_block(void* p) {
     }
     lock.unlock();
     return mm_check_cuda(cudaFreeHost(p), "cudaFreeHost");
+}
+
+size_t cached_pinned_bytes() {
+    PinnedBlocks& blocks = pinned_blocks();
+    std::lock_guard<std::mutex> lock(blocks.mutex);
+    return blocks.cached_bytes;
+}
+
+mm_status free_cached_pinned_blocks() {
+    std::multimap<size_t, void*> cached;
+    {
+        PinnedBlocks& blocks = pinned_blocks();
+        std::lock_guard<std::mutex> lock(blocks.mutex);
+        cached.swap(blocks.cached);
+        blocks.cached_bytes = 0;
+    }
+    // Freed outside the lock, which other threads' mm_host_alloc and mm_host_free take meanwhile. Every block is
+    // freed; the status is the last failure's, the one whose message mm_last_error holds.
+    mm_status status = MM_OK;
+    for (const auto& block : cached) {
+        const mm_status st = mm_check_cuda(cudaFreeHost(block.second), "cudaFreeHost");
+        if (st != MM_OK) status = st;
+    }
+    return status;
 }

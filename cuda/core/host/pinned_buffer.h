@@ -12,14 +12,16 @@ class PinnedBuffer {
     PinnedBuffer() = default;
     PinnedBuffer(const PinnedBuffer&) = delete;
     PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    ~PinnedBuffer() {
-        if (data_ != nullptr) cudaFreeHost(data_);
-    }
+    ~PinnedBuffer() { deallocate(); }
 
     // At least `bytes` bytes; the contents are not kept when it grows. The caller makes sure that no copy still
     // uses the buffer.
     mm_status reserve(size_t bytes);
     float* data() const { return static_cast<float*>(data_); }
+    size_t bytes() const { return bytes_; }
+    // Frees the memory now (the caller makes sure that no copy still uses it; reserve() allocates anew) and returns
+    // cudaFreeHost's error without recording it, for the destructors of its owners too.
+    cudaError_t deallocate();
 
   private:
     void* data_ = nullptr;
@@ -33,6 +35,9 @@ constexpr size_t kPinnedCacheBytes = size_t(2) << 30;
 mm_status acquire_pinned_block(size_t bytes, void** p);
 // MM_ERR_INVALID_ARGUMENT for a pointer that acquire_pinned_block did not give, or that was given back already.
 mm_status release_pinned_block(void* p);
+// The bytes of the freed blocks kept for reuse, and freeing them all (blocks handed out are not touched).
+size_t cached_pinned_bytes();
+mm_status free_cached_pinned_blocks();
 
 // True when the first and the last byte of [p, p + bytes) are pinned host memory, as every byte between them is
 // when the range lies in one allocation (any view of one array), so a copy engine can use it directly.
