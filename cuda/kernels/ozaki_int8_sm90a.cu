@@ -15,9 +15,10 @@
 // 2^14 in magnitude).
 //
 // Scaling: worst-case (every element of C_int at most K 2^(alpha + beta) < M / 2, M the moduli's product), so no
-// element wraps whatever the inputs; products keep 62 - log2 K bits (alpha + beta), which the emulation record
-// (docs/experiments/2026-12-02-ozaki-emulation.md) found within cuBLAS fp32's error with 8 moduli at every K to
-// 2^20, on uniform inputs and on magnitudes spread over 2^±40. Inf, NaN and magnitudes of 2^64 or more
+// element wraps whatever the inputs; products keep 62 - log2 K bits (alpha + beta): within cuBLAS fp32's error on
+// uniform inputs at every K, and on magnitudes spread over 2^±40 up to K = 2^16, past which a spread line's small
+// values keep too few bits (docs/experiments/2026-12-03-ozaki-rung.md; a ninth modulus would carry them, and the
+// modulus count is not chosen per product yet). Inf, NaN and magnitudes of 2^64 or more
 // (gemm::kOzakiLargeMagnitude) are not scaled: they count as zeros in the products and the rows and columns of C
 // their lines reach are recomputed in plain fp32 afterwards (core/epilogue/nonfinite_fixup.h), so they come out as
 // in NumPy. Not guarded yet: a line keeps alpha or beta bits below its largest value, so values further below it

@@ -1,6 +1,6 @@
 """One ozaki_int8 product on GPU-resident random inputs per size, for a profiler to split into its kernels:
 
-    ncu --clock-control none --metrics gpu__time_duration.sum python3 docs/experiments/2026-12-04-ozaki-rung/phases.py 4096 8192
+    ncu --clock-control none --metrics gpu__time_duration.sum python3 docs/experiments/2026-12-03-ozaki-rung/phases.py 4096 8192
 """
 import sys
 
