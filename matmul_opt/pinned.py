@@ -30,19 +30,20 @@ _lock = threading.Lock()
 _pinned_bytes = 0  # held by pinned arrays alive
 
 
-class _PinnedMemory:
-    """Pinned memory from mm_host_alloc, seen by NumPy through __array_interface__ and given back when the last
-    array over it goes."""
+def array_over(address: int, shape: tuple[int, ...], dtype: np.dtype, release, *args) -> np.ndarray:
+    """A NumPy array of `shape` and `dtype` over memory at `address` that the caller owns: release(*args) runs when
+    the last array over that memory goes (not at the process's exit, which frees it anyway, and after which CUDA may
+    be gone)."""
+    return np.asarray(_MemoryOwner(address, shape, dtype, release, args))
 
-    def __init__(self, shape: tuple[int, ...], dtype: np.dtype):
-        lib = library()
-        pointer = ctypes.c_void_p()
-        nbytes = math.prod(shape) * dtype.itemsize
-        check(lib.mm_host_alloc(nbytes, ctypes.byref(pointer)))
-        _count(nbytes)
-        self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (pointer.value, False), "version": 3}
-        finalizer = weakref.finalize(self, _free, lib.mm_host_free, pointer.value, nbytes)
-        finalizer.atexit = False  # the process's exit frees it anyway, and CUDA may be gone by then
+
+class _MemoryOwner:
+    """What NumPy sees through __array_interface__, the base of every array over the memory; its finalizer is the
+    release."""
+
+    def __init__(self, address, shape, dtype, release, args):
+        self.__array_interface__ = {"shape": shape, "typestr": dtype.str, "data": (address, False), "version": 3}
+        weakref.finalize(self, release, *args).atexit = False
 
 
 def _count(nbytes: int) -> None:
@@ -82,4 +83,9 @@ def empty_pinned(shape, dtype=np.float32) -> np.ndarray:
     dtype = np.dtype(dtype)
     if dtype.hasobject:
         raise TypeError(f"pinned arrays hold plain numbers; dtype {dtype} holds Python objects")
-    return np.asarray(_PinnedMemory(shape, dtype))
+    lib = library()
+    pointer = ctypes.c_void_p()
+    nbytes = math.prod(shape) * dtype.itemsize
+    check(lib.mm_host_alloc(nbytes, ctypes.byref(pointer)))
+    _count(nbytes)
+    return array_over(pointer.value, shape, dtype, _free, lib.mm_host_free, pointer.value, nbytes)

@@ -2,7 +2,7 @@
 
 A result needs memory that is ready to be written when its panels come down. Where it comes from decides what a
 script pays per call, since new memory is slow on two counts: pinning it (page-locking, 25 to 40 ms for 64 MiB on
-the H200 machines) and mapping its pages as they are first written (about as long as the call itself at 4096^3).
+the H200 machines) and mapping its pages as they are first written (at 4096^3 longer than the call itself).
 - Results under PAGEABLE_FROM_BYTES come in pinned memory (pinned.result_array: a freed pinned block of the size
   comes back at once, and the copy engine writes it where it lies). Pinning a few MiB costs a few calls' time.
 - Larger results come in ordinary (pageable) memory of the library's own, in blocks whose size is rounded up to
@@ -14,7 +14,8 @@ the H200 machines) and mapping its pages as they are first written (about as lon
     copies may write them at the same time);
   - a spare block of the latest size waits, its pages mapped in the background: the next result of the size takes
     it when the pool has none, and a new spare starts whenever the pool has no block of the size left. Scripts that
-    keep every result find the memory of each mapped during the call before. There is one spare at a time.
+    keep every result so have each result's pages mapped during the call before, as far as the threads get in that
+    time (docs/experiments/2026-12-03-host-spare.md measures what is left). There is one spare at a time.
 memory_held() counts the pool and the spare as "result_blocks"; release_memory() frees them.
 """
 from __future__ import annotations
@@ -24,7 +25,6 @@ import ctypes
 import os
 import sys
 import threading
-import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -34,6 +34,7 @@ from . import memory, pinned
 PAGEABLE_FROM_BYTES = 16 << 20
 POOL_LIMIT_BYTES = 1 << 30
 _GRANULE = 2 << 20
+_FLOAT32 = np.dtype(np.float32)
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _MADV_POPULATE_WRITE = 23
 _MAPPING_THREADS = 8  # a new block's pages are mapped in this many pieces at once
@@ -41,7 +42,6 @@ _SPARE_THREADS = 4    # and a spare's in this many, as it has a whole call's tim
 
 _lock = threading.Lock()
 _pool: dict[int, list[np.ndarray]] = collections.defaultdict(list)  # free blocks by size
-_pool_bytes = 0
 _returned: collections.deque = collections.deque()  # blocks of freed results, moved into the pool under the lock
 _spare: np.ndarray | None = None
 _workers: ThreadPoolExecutor | None = None
@@ -64,35 +64,24 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
             block = _mapped_block(size, _MAPPING_THREADS)
         if not _pool[size] and (_spare is None or _spare.nbytes != size):
             _spare = _mapped_block(size, _SPARE_THREADS)
-    return np.asarray(_Result(block, shape))
+    # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
+    # may run in any thread, inside this module's locked code too, so it takes no lock.
+    return pinned.array_over(block.ctypes.data, shape, _FLOAT32, _returned.append, block)
 
 
-class _Result:
-    """A result's view of a block: the arrays over it keep it, and the block goes back to the pool when the last
-    of them goes."""
-
-    def __init__(self, block: np.ndarray, shape: tuple[int, int]):
-        self.__array_interface__ = {"shape": shape, "typestr": "<f4", "data": (block.ctypes.data, False),
-                                    "version": 3}
-        # A deque's append is atomic: the finalizer may run in any thread, inside this module's locked code too.
-        weakref.finalize(self, _returned.append, block).atexit = False
+def _pool_bytes() -> int:
+    return sum(size * len(blocks) for size, blocks in _pool.items())
 
 
 def _take_returned() -> None:
-    global _pool_bytes
     while _returned:
         block = _returned.popleft()
-        if _pool_bytes + block.nbytes <= POOL_LIMIT_BYTES:
+        if _pool_bytes() + block.nbytes <= POOL_LIMIT_BYTES:
             _pool[block.nbytes].append(block)
-            _pool_bytes += block.nbytes
 
 
 def _from_pool(size: int) -> np.ndarray | None:
-    global _pool_bytes
-    if not _pool[size]:
-        return None
-    _pool_bytes -= size
-    return _pool[size].pop()
+    return _pool[size].pop() if _pool[size] else None
 
 
 def _mapped_block(size: int, pieces: int) -> np.ndarray:
@@ -129,16 +118,15 @@ def held_bytes() -> int:
     """Bytes of pageable result blocks the library keeps for later results: the pool and the spare."""
     with _lock:
         _take_returned()
-        return _pool_bytes + (_spare.nbytes if _spare is not None else 0)
+        return _pool_bytes() + (_spare.nbytes if _spare is not None else 0)
 
 
 def release() -> None:
     """Frees the pool's blocks and the spare (results alive keep theirs)."""
-    global _pool_bytes, _spare
+    global _spare
     with _lock:
         _take_returned()
         _pool.clear()
-        _pool_bytes = 0
         _spare = None
 
 

@@ -5,6 +5,7 @@ import gc
 import numpy as np
 import pytest
 
+import matmul_opt
 from matmul_opt import results
 
 LARGE = (2048, 2048 + 5)  # 16 MiB and a little: a block of 18 MiB
@@ -70,3 +71,12 @@ def test_small_results_leave_the_pageable_blocks_alone(monkeypatch):
     monkeypatch.setattr(results.pinned, "result_array", lambda shape: taken.append(shape) or np.empty(shape, np.float32))
     C = results.result_array((1000, 1000))
     assert taken == [(1000, 1000)] and C.shape == (1000, 1000) and results.held_bytes() == 0
+
+
+def test_memory_held_counts_the_blocks_and_release_memory_frees_them():
+    kept = results.result_array(LARGE)
+    del kept
+    gc.collect()
+    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * (18 << 20)  # pooled, and the spare
+    matmul_opt.release_memory()
+    assert matmul_opt.memory_held()["result_blocks"] == 0
