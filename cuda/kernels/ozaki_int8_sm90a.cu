@@ -7,18 +7,19 @@
 // The Chinese remainder theorem rebuilds C_int from the 8 residues of each element, in float64, and C is C_int
 // scaled back (core/layout/residues.h: the scaling, the residue passes and the rebuild).
 //
-// Passes: one over each operand for its lines' largest magnitudes, one that writes its 8 residue matrices K-major
-// (int8, K padded to 16), then every modulus's product in one launch of this file's kernel (its units are the
-// tiles of C once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte per
-// element), and the rebuild. A K longer than kChunkK runs as one launch per kChunkK, whose residues the epilogue adds
-// modulo the modulus: within a chunk every int32 sum is exact (at most kChunkK products of two int8, each at most
-// 2^14 in magnitude).
+// Passes: two over each operand for its lines' largest magnitudes and norms, one that writes its 8 residue matrices
+// K-major (int8, K padded to 16), then every modulus's product in one launch of this file's kernel (its units are
+// the tiles of C once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte
+// per element), and the rebuild. A K longer than kChunkK runs as one launch per kChunkK, whose residues the epilogue
+// adds modulo the modulus: within a chunk every int32 sum is exact (at most kChunkK products of two int8, each at
+// most 2^14 in magnitude).
 //
-// Scaling: worst-case (every element of C_int at most K 2^(alpha + beta) < M / 2, M the moduli's product), so no
-// element wraps whatever the inputs; products keep 62 - log2 K bits (alpha + beta): within cuBLAS fp32's error on
-// uniform inputs at every K, and on magnitudes spread over 2^±40 up to K = 2^16, past which a spread line's small
-// values keep too few bits (docs/experiments/2026-12-03-ozaki-rung.md; a ninth modulus would carry them, and the
-// modulus count is not chosen per product yet). Inf, NaN and magnitudes of 2^64 or more
+// Scaling: from the lines' norms (Cauchy-Schwarz: every element of C_int at most the product of its row's and its
+// column's norms, kept under M / 2, M the moduli's product), so no element wraps whatever the inputs. Lines of
+// equal magnitudes keep about 63 - log2 K bits between the two operands, as a worst-case bound would give them;
+// lines that a few values dominate, such as magnitudes spread over many octaves, keep up to 62 at any K, which the
+// emulation record found keeps them within the fp32 contract at long K, where the worst case does not
+// (docs/experiments/2026-12-02-ozaki-emulation.md, 2026-12-03-ozaki-rung.md). Inf, NaN and magnitudes of 2^64 or more
 // (gemm::kOzakiLargeMagnitude) are not scaled: they count as zeros in the products and the rows and columns of C
 // their lines reach are recomputed in plain fp32 afterwards (core/epilogue/nonfinite_fixup.h), so they come out as
 // in NumPy. Not guarded yet: a line keeps alpha or beta bits below its largest value, so values further below it
@@ -31,8 +32,8 @@
 //
 // Changes vs wgmma_3xtf32: integer products of residues instead of three TF32 products of split parts; 8 products
 // (one per modulus) instead of one kernel with three MMAs per step; no promotion (integer sums are exact); the
-// passes over memory: the lines' maxima, the residue matrices (1 byte per value per modulus instead of 8 bytes per
-// value for the split) and the rebuild of C.
+// passes over memory: the lines' maxima and norms, the residue matrices (1 byte per value per modulus instead of 8
+// bytes per value for the split) and the rebuild of C.
 //
 // Tile: 128 x 256 x 128 (a K tile of int8 is one 128-byte swizzled row), 4 stages of 48 KiB, 384 threads (one
 // producer warpgroup, of which one thread works, and two consumer warpgroups of 64 rows each; setmaxnreg 40 / 232),
@@ -190,13 +191,16 @@ __global__ void __launch_bounds__(kFrame.threads(), 1)
         Params{&a_map, &b_map, residues, moduli, accumulate, kt_offset, s});
 }
 
-// The workspace of one call: the lines' maxima and non-finite flags, the residue matrices of op(A) and op(B)^T,
-// and the product's residues, carved from one allocation.
+// The workspace of one call: the lines' norms, maxima and non-finite flags, the scaling's bits, the residue
+// matrices of op(A) and op(B)^T, and the product's residues, carved from one allocation.
 struct Workspace {
+    uint64_t* a_norms;
+    uint64_t* b_norms;
     unsigned* a_max;
     unsigned* b_max;
     int* a_flags;
     int* b_flags;
+    int* bits;           // alpha + beta
     int8_t* a_residues;  // kOzakiModuli x M x kp
     int8_t* b_residues;  // kOzakiModuli x N x kp
     uint8_t* residues;   // kOzakiModuli x M x N
@@ -206,17 +210,21 @@ int64_t aligned(int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Workspace* w, cudaStream_t stream) {
     const int64_t M = g.M, N = g.N, moduli = gemm::kOzakiModuli;
-    const int64_t meta = aligned(2 * 4 * (M + N)), a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
+    const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 4;  // zeroed: every pass over it accumulates
+    const int64_t meta = aligned(meta_bytes), a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
     MM_TRY(buffer.allocate(size_t(meta + a_bytes + b_bytes + moduli * M * N), "the Ozaki scheme's residues"));
     uint8_t* const base = reinterpret_cast<uint8_t*>(buffer.data());
-    w->a_max = reinterpret_cast<unsigned*>(base);
+    w->a_norms = reinterpret_cast<uint64_t*>(base);
+    w->b_norms = w->a_norms + M;
+    w->a_max = reinterpret_cast<unsigned*>(w->b_norms + N);
     w->b_max = w->a_max + M;
     w->a_flags = reinterpret_cast<int*>(w->b_max + N);
     w->b_flags = w->a_flags + M;
+    w->bits = w->b_flags + N;
     w->a_residues = reinterpret_cast<int8_t*>(base + meta);
     w->b_residues = w->a_residues + a_bytes;
     w->residues = reinterpret_cast<uint8_t*>(w->b_residues + b_bytes);
-    return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(2 * 4 * (M + N)), stream), "cudaMemsetAsync");
+    return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(meta_bytes), stream), "cudaMemsetAsync");
 }
 
 // Every modulus's product in one launch per K chunk: the residues of C modulo each modulus, summed over the chunks.
@@ -260,12 +268,14 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(allocate(buffer, g, kp, &w, stream));
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     const gemm::OperandLines a{g.A, g.lda, g.M, g.K, a_n}, b{g.B, g.ldb, g.N, g.K, b_t};
-    const int bits = gemm::ozaki_scaling_bits(g.K), a_bits = (bits + 1) / 2;
     MM_TRY(gemm::launch_line_max(a, w.a_max, w.a_flags, stream));
     MM_TRY(gemm::launch_line_max(b, w.b_max, w.b_flags, stream));
-    MM_TRY(gemm::launch_residues(a, w.a_max, a_bits, w.a_residues, kp, stream));
-    MM_TRY(gemm::launch_residues(b, w.b_max, bits - a_bits, w.b_residues, kp, stream));
+    MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
+    MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
+    MM_TRY(gemm::launch_scaling_bits(w.a_norms, g.M, w.b_norms, g.N, g.K, w.bits, stream));
+    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, w.a_residues, kp, stream));
+    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, w.b_residues, kp, stream));
     MM_TRY(launch_products(g, kp, w, stream));
-    MM_TRY(gemm::launch_ozaki_rebuild(w.residues, g.M, g.N, w.a_max, w.b_max, bits, g.C, g.ldc, stream));
+    MM_TRY(gemm::launch_ozaki_rebuild(w.residues, g.M, g.N, w.a_max, w.b_max, w.bits, g.C, g.ldc, stream));
     return gemm::launch_nonfinite_fixup(g, w.a_flags, w.b_flags, stream);
 }

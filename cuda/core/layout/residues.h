@@ -4,10 +4,13 @@
 // theorem (Ozaki, Uchino, Imamura 2025; docs/experiments/2026-12-02-ozaki-emulation.md emulates it exactly).
 //
 // A line is a row of op(A) or a column of op(B): each line x is scaled by its own power of two, 2^(bits - e) with
-// e the exponent of its largest magnitude (max |x| < 2^e), and rounded to integers of at most `bits` bits. With
-// alpha bits for A and beta for B, every element of the integer product is at most K 2^(alpha + beta) in
-// magnitude; ozaki_scaling_bits chooses alpha + beta so that this stays under half the moduli's product, which
-// makes the rebuild exact whatever the inputs (the worst-case scaling of the emulation record).
+// e the exponent of its largest magnitude (max |x| < 2^e), and rounded to integers of at most `bits` bits: alpha bits
+// for A's lines, beta for B's. The integer product must stay under half the moduli's product M, which makes the
+// rebuild exact whatever the inputs. By Cauchy-Schwarz each element of it is at most the product of its row's and
+// its column's Euclidean norms, and a scaled line's norm is at most 2^alpha ||x|| / 2^e plus its rounding, so
+// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_norms, launch_scaling_bits): at
+// most K 2^(alpha + beta) for lines of equal magnitudes, as the worst case, and about 2^(alpha + beta) for lines
+// that one value dominates, such as magnitudes spread over many octaves, which so keep far more bits.
 #pragma once
 
 #include <cstdint>
@@ -37,8 +40,7 @@ struct OzakiModulus {
 // The moduli (pairwise coprime, at most 256: a residue fits int8) and their product M; passed to kernels by value.
 struct OzakiModuli {
     OzakiModulus modulus[kOzakiModuli];
-    double product;     // M, rounded to double
-    int product_bits;   // bits of M: 2^(product_bits - 1) <= M < 2^product_bits
+    double product;  // M, rounded to double
 };
 const OzakiModuli& ozaki_moduli();
 
@@ -61,8 +63,6 @@ __host__ __device__ inline int residue_of(int x, const OzakiModulus& mod) {
     return residue_of(x >> 16, unsigned(x) & 0xffffu, mod);
 }
 
-// The bits alpha + beta that the scaled operands' product may use at depth K: K 2^(alpha + beta) < M / 2.
-int ozaki_scaling_bits(int64_t K);
 
 // An operand's lines as op(X) reads them: `lines` lines of `k` elements from x with leading dimension ld, each line
 // a stored row (k_contiguous) or a stored column.
@@ -79,16 +79,30 @@ struct OperandLines {
 // magnitude of kOzakiLargeMagnitude or more; both must hold 0 before.
 mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags, cudaStream_t stream);
 
-// For each modulus l: planes + l * lines * kp holds the line's values scaled to `bits` bits (by max_bits) and
+// norms[line] += the line's sum over k of (|x| / 2^e)^2 in units of 2^-32, each term rounded up (an integer sum, the
+// same in any order), with e the line's exponent from max_bits; the values launch_line_max flags count 0. norms must
+// hold 0 before.
+mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream);
+
+// bits[0] = alpha + beta for the lines' norms (a_norms over a_lines lines, b_norms over b_lines, at depth k): the
+// largest sum, at most 62, whose bound on the integer product stays under M / 2; alpha is its larger half.
+mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms, int64_t b_lines,
+                              int64_t k, int* bits, cudaStream_t stream);
+
+// The bits of one operand's lines from launch_scaling_bits's sum: alpha for A, beta for B.
+enum class OzakiOperand { kA, kB };
+
+// For each modulus l: planes + l * lines * kp holds the line's values scaled to its operand's bits (by max_bits) and
 // reduced to symmetric residues modulo the modulus, K-major (line * kp + k), with 0 for k from K to kp and for the
 // values launch_line_max flags (whose lines the non-finite fix-up recomputes).
-mm_status launch_residues(const OperandLines& op, const unsigned* max_bits, int bits, int8_t* planes, int64_t kp,
-                          cudaStream_t stream);
+mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
+                          int8_t* planes, int64_t kp, cudaStream_t stream);
 
 // C (M x N, leading dimension ldc) from residues + l * M * N, each the product's residue modulo modulus l in
 // [0, m) at (i * N + j): the integer product rebuilt in float64 and scaled back by the lines' powers of two
-// (a_max_bits, b_max_bits as launch_line_max wrote them; `bits` = alpha + beta).
+// (a_max_bits, b_max_bits as launch_line_max wrote them; bits[0] = alpha + beta).
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
-                               const unsigned* b_max_bits, int bits, float* C, int64_t ldc, cudaStream_t stream);
+                               const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
+                               cudaStream_t stream);
 
 }  // namespace gemm
