@@ -9,7 +9,9 @@
 //   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C). A C
 //   that one longk tile covers goes to the longk kernel, which fills the GPU along K alone, unless its smaller
 //   side is so small (up to kLongkMinSmallSide) that the skinny kernel, which streams the operand that side
-//   leaves large, wins;
+//   leaves large, wins. A C with a side the next rule gives the skinny kernel against a side past longk's tile is
+//   not a small C but a small side: 1 x 20000 at K = 20000 has 151 outputs per SM, and its 1.6 GB operand B, not
+//   its tiles, sets its time;
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 24
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
@@ -251,14 +253,19 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     const Tables* t = tables();
     if (t == nullptr) return MM_ERR_CUDA;
     const int64_t mn_per_sm = int64_t(g.M) * g.N / sms;
-    if (const ConfigDesc* long_k = long_k_choice(*t, g, mn_per_sm); long_k != nullptr) {
+    const int small_side = g.M < g.N ? g.M : g.N, large_side = g.M < g.N ? g.N : g.M;
+    const bool small_side_streams =
+        (small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) && skinny::takes(g)) ||
+        skinny::streams_in_bulk(g, sms);
+    // A small side against a large side past longk's tile is the skinny kernel's at any K: the operand that side
+    // leaves large dominates the bytes, whatever C's size per SM.
+    if (const ConfigDesc* long_k = long_k_choice(*t, g, mn_per_sm);
+        long_k != nullptr && !(small_side_streams && large_side > longk::kMaxTileSide)) {
         const ConfigDesc* config = runnable(long_k, g);
         *choice = {config, splits_for(*config, g, sms)};
         return MM_OK;
     }
-    const int small_side = g.M < g.N ? g.M : g.N;
-    if ((small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) && skinny::takes(g)) ||
-        skinny::streams_in_bulk(g, sms)) {
+    if (small_side_streams) {
         *choice = {&skinny::kPlanned, 1};
         return MM_OK;
     }
