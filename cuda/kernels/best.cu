@@ -29,7 +29,7 @@
 //   maps that number to a configuration; a short K (a rank-k update, whose cost is writing C) has a table of its own.
 //   Normalising by the SM count keeps the tables meaningful on GPUs other than the one they were tuned on. A second
 //   rule steps down to smaller tiles while the chosen ones leave too ragged a last wave (tiles just past a multiple
-//   of the SM count).
+//   of the SM count), or, where they make many waves, shares the same tile's last wave out by K.
 // When the chosen tiled configuration (pipelined or tma) leaves SMs idle and K is long, K is split
 // (core/schedule/split_k.h).
 // Ragged edge: where the last row (column) of the chosen tiles holds only a few rows (columns) of C, so few that
@@ -103,6 +103,24 @@ constexpr StepDown kStepDowns[] = {
     {&tma::k128x64x32, &streamk::k128x128x16},
 };
 constexpr int kMinWaveEfficiencyPct = 85;
+
+// Where the tiles make many waves, what one ragged wave costs is a small share of the whole, and the same tile
+// shared out by K wins over a smaller one: past the short-K table, tma 128x256x32 from kManyWaves waves goes to
+// streamk 128x256x32 tail3 wherever its last wave is less than kManyWavesMinEfficiencyPct full (1.02 to 1.17x
+// faster at 3.2 to 5.5 waves and 80 to 92% efficiency, where streamk 128x128x16 was 0.97 to 1.12x; within 1% at
+// 94%, 2 to 7% slower at 95 and 97%: docs/experiments/2026-12-03-mid-size.md).
+struct SameTileShared {
+    const ConfigDesc* from;
+    const ConfigDesc* to;
+};
+constexpr SameTileShared kSameTileShared[] = {{&tma::k128x256x32, &streamk::k128x256x32Tail3}};
+constexpr int kManyWaves = 3, kManyWavesMinEfficiencyPct = 94;
+
+constexpr const ConfigDesc* same_tile_shared(const ConfigDesc* config) {
+    for (const SameTileShared& s : kSameTileShared)
+        if (s.from == config) return s.to;
+    return nullptr;
+}
 
 // Split-K is considered from this K on (with core/schedule/split_k.h's policy), for configurations that split.
 constexpr int kSplitMinK = 512;
@@ -287,6 +305,12 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     for (;;) {
         const int64_t blocks = gemm::output_tiles(g, config->block) * splits_for(*config, g, sms);
         const int64_t slots = ((blocks - 1) / sms + 1) * sms;
+        const ConfigDesc* shared = same_tile_shared(config);
+        if (shared != nullptr && g.K > best_table::kShortKMax && blocks >= int64_t(kManyWaves) * sms &&
+            blocks * 100 < slots * kManyWavesMinEfficiencyPct) {
+            config = runnable(shared, g);
+            break;
+        }
         const ConfigDesc* smaller = step_down(config, g.K > best_table::kShortKMax);
         if (smaller == nullptr || blocks * 100 >= slots * kMinWaveEfficiencyPct) break;
         config = runnable(smaller, g);
