@@ -52,6 +52,9 @@ def expected_kernel(dispatcher, M, N, K):
     on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
                        and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
     if on_tensor_cores and matmul_opt.kernel_available(tensor):
+        largest = 2.0 * M * N * K >= constant("kOzakiMinFlops", "by_precision.cu")
+        if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
+            return "ozaki_int8"
         return tensor
     return fp32_ffma_kernel(M, N, K) if dispatcher == "best_fp32_accurate" else "best"
 
@@ -70,6 +73,20 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
                                   err_msg=f"{dispatcher} did not run {chosen}")
     arithmetic = {info.name: info.arithmetic for info in matmul_opt.kernels()}[dispatcher]
     assert relative_error(C, A.astype(np.float64) @ B) <= tolerance(arithmetic, K)
+
+
+@pytest.mark.parametrize("shape", [(12288, 12288, 12288), (8192, 8192, 32768)], ids=lambda s: "x".join(map(str, s)))
+def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_flops(shape):
+    """Just under the FLOPs from which the fp32-accurate class runs ozaki_int8 (3.7e12) and just past them (4.4e12):
+    the bits of the kernel expected_kernel names, on inputs drawn on the GPU (a float64 reference of this size is
+    what the kernels' own tests check at smaller sizes)."""
+    torch = pytest.importorskip("torch")
+    M, N, K = shape
+    generator = torch.Generator(device="cuda").manual_seed(M + K)
+    a = torch.rand(M, K, device="cuda", generator=generator) * 2 - 1
+    b = torch.rand(K, N, device="cuda", generator=generator) * 2 - 1
+    chosen = expected_kernel("best_fp32_accurate", M, N, K)
+    assert torch.equal(matmul_opt.run("best_fp32_accurate", a, b), matmul_opt.run(chosen, a, b)), chosen
 
 
 @pytest.mark.parametrize("K", [1, 4, 8, 16, 64, 256, 1024, 4096, 16384])

@@ -3,7 +3,8 @@
 // Technique: no new kernel. Each class has a tensor-core kernel and best, whose IEEE fp32 FMAs are at least as
 // accurate as the class asks (more accurate than TF32, and fp32 itself for the fp32-accurate class):
 // - best_tf32 (TF32 class): wgmma_tf32, or best;
-// - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32, pairwise, or best.
+// - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32 (ozaki_int8 for the largest products),
+//   pairwise, or best.
 // Two features decide. The product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that it must
 // move at least: below the GPU's FP32 balance a product is bound by memory, and best's streaming kernels read the
 // operands once at HBM speed, which the tensor-core kernels' large tiles do not; far above it, the tensor cores'
@@ -23,6 +24,12 @@
 // pairwise, whose sums are chains of a few additions. A C with a short side (best's panels and skinny products)
 // stays with best: its products stream the large operand or run tiles fitted to the short side, faster than
 // pairwise's square ones, and cuBLAS does not always split their K (docs/experiments/2026-12-03-pairwise.md).
+// Among the fp32-accurate tensor-core kernels, the product's FLOPs decide: wgmma_3xtf32 does three TF32 products
+// and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight INT8
+// products and passes over memory that cost more up front and less energy per useful bit. From kOzakiMinFlops a
+// product runs long enough for that to win, rested and sustained, and ozaki_int8 takes it
+// (docs/experiments/2026-12-03-ozaki-dispatch.md); it keeps the accuracy contract at every K, so no bound on K
+// applies to it.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
@@ -37,8 +44,10 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream);
+mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream);
 mm_status requires_wgmma();
 mm_status requires_wgmma_3xtf32();
+mm_status requires_ozaki_int8();
 
 namespace {
 
@@ -81,6 +90,15 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
+// From this many FLOPs (2MNK) the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32.
+constexpr double kOzakiMinFlops = 4e12;
+
+// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products, else wgmma_3xtf32.
+mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
+    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && requires_ozaki_int8() == MM_OK) return launch_ozaki_int8(g, stream);
+    return launch_wgmma_3xtf32(g, stream);
+}
+
 }  // namespace
 
 mm_status launch_best_tf32(const GemmArgs& g, cudaStream_t stream) {
@@ -92,5 +110,6 @@ mm_status launch_best_fp32_accurate(const GemmArgs& g, cudaStream_t stream) {
     constexpr Thresholds kFp32Accurate{precision_table::kFp32AccurateMinFlopsPerByte,
                                        precision_table::kFp32AccurateMinOperandFlopsPerByte,
                                        precision_table::kFp32AccurateMinK};
-    return launch_by_intensity(launch_wgmma_3xtf32, requires_wgmma_3xtf32, kFp32Accurate, launch_fp32_ffma, g, stream);
+    return launch_by_intensity(launch_fp32_accurate_tensor, requires_wgmma_3xtf32, kFp32Accurate, launch_fp32_ffma, g,
+                               stream);
 }
