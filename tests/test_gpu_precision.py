@@ -52,7 +52,8 @@ def expected_kernel(dispatcher, M, N, K):
     on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
                        and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
     if on_tensor_cores and matmul_opt.kernel_available(tensor):
-        largest = 2.0 * M * N * K >= constant("kOzakiMinFlops", "by_precision.cu")
+        largest = (2.0 * M * N * K >= constant("kOzakiMinFlops", "by_precision.cu")
+                   and K >= constant("kOzakiMinK", "by_precision.cu"))
         if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
             return "ozaki_int8"
         return tensor
@@ -77,7 +78,7 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
 
 @pytest.mark.parametrize("shape", [(12288, 12288, 12288), (8192, 8192, 32768)], ids=lambda s: "x".join(map(str, s)))
 def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_flops(shape):
-    """Just under the FLOPs from which the fp32-accurate class runs ozaki_int8 (3.7e12) and just past them (4.4e12):
+    """Just under the FLOPs from which the fp32-accurate class runs ozaki_int8 (3.7e12) and past them over a long K:
     the bits of the kernel expected_kernel names, on inputs drawn on the GPU (a float64 reference of this size is
     what the kernels' own tests check at smaller sizes)."""
     torch = pytest.importorskip("torch")

@@ -24,12 +24,12 @@
 // pairwise, whose sums are chains of a few additions. A C with a short side (best's panels and skinny products)
 // stays with best: its products stream the large operand or run tiles fitted to the short side, faster than
 // pairwise's square ones, and cuBLAS does not always split their K (docs/experiments/2026-12-03-pairwise.md).
-// Among the fp32-accurate tensor-core kernels, the product's FLOPs decide: wgmma_3xtf32 does three TF32 products
-// and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight INT8
-// products and passes over memory that cost more up front and less energy per useful bit. From kOzakiMinFlops a
-// product runs long enough for that to win, rested and sustained, and ozaki_int8 takes it
-// (docs/experiments/2026-12-03-ozaki-dispatch.md); it keeps the accuracy contract at every K, so no bound on K
-// applies to it.
+// Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
+// products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight
+// INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
+// the rebuild of C from its residues, 8MN, which only a long K makes small beside the products' MNK. From
+// kOzakiMinFlops and kOzakiMinK a product runs long enough, over a K long enough, for ozaki_int8 to win, rested and
+// sustained (docs/experiments/2026-12-03-ozaki-dispatch.md). It keeps the accuracy contract at every K.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
@@ -90,12 +90,16 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// From this many FLOPs (2MNK) the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32.
+// From this many FLOPs (2MNK) and this K the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 (measured:
+// ozaki_int8 ahead at 12288^3, 8192 x 8192 x 32768 and 16384^3, behind at 8192^3 and at
+// 16384 x 16384 x 4096, 102 against 120 TFLOPS: its rebuild of a large C over a short K does not pay).
 constexpr double kOzakiMinFlops = 4e12;
+constexpr int kOzakiMinK = 8192;
 
-// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products, else wgmma_3xtf32.
+// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K, else wgmma_3xtf32.
 mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
-    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && requires_ozaki_int8() == MM_OK) return launch_ozaki_int8(g, stream);
+    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && g.K >= kOzakiMinK && requires_ozaki_int8() == MM_OK)
+        return launch_ozaki_int8(g, stream);
     return launch_wgmma_3xtf32(g, stream);
 }
 
