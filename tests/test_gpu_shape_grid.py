@@ -1,13 +1,17 @@
 """GPU tier: the products of the shape grid's classes (matmul_opt.shape_grid) against float64, through best on
 every shape of the grid and of the held-out grid, and through the skinny kernel on every small side, orientation,
 op combination and alignment, with K short, ragged and long enough to be split across blocks; results bitwise
-reproducible; and the skinny kernel's error within cuBLAS fp32's where it sums all of K in one slice."""
+reproducible; the skinny kernel's error within cuBLAS fp32's where it sums all of K in one slice; and two of best's
+rules shown by bits equal to those of the kernel they name (a small side against a long one at a long K; stream-K on
+the same tile over many waves)."""
 import numpy as np
 import pytest
 
 import matmul_opt
+from matmul_opt import _library
 from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT, INPUT_KINDS, tolerance
 from matmul_opt.shape_grid import GRID, HELD_OUT
+from matmul_opt.tune import config_names
 
 pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
@@ -102,6 +106,41 @@ def test_skinny_streams_wide_products_in_bulk(side, large, orientation, ops):
     (K = 2500); the same bits twice."""
     M, N = (side, large) if orientation == "rows" else (large, side)
     assert_skinny_reproducible(M, N, 2500, ops, seed=side + large + 2 * ops[0] + ops[1])
+
+
+def test_best_leaves_a_small_side_against_a_long_one_to_skinny_at_a_long_k():
+    """1 x 20000 at K = 20000 has 151 outputs per SM, within the long-K rule's bound, but its 1.6 GB operand B, not
+    tiles, sets its time: best runs the skinny kernel (the same bits)."""
+    M, N, K = 1, 20000, 20000
+    A, B, _, _ = operands(M, N, K, 0, 0, seed=N)
+    results = []
+    for kernel in ("best", "skinny"):
+        C = torch.full((M, N), float("nan"), device="cuda")
+        gemm(kernel, 0, 0, A, B, C)
+        results.append(C)
+    assert torch.equal(*results)
+
+
+def test_best_shares_a_ragged_last_wave_of_many_out_by_k():
+    """C in tma 128x256x32 tiles making about 3.25 waves on this GPU's SMs, the last about a quarter full: best runs
+    the same tile shared out by K (streamk 128x256x32 tail3, whose partial sums are added in a fixed order: the same
+    bits as forced)."""
+    if not matmul_opt.kernel_available("streamk"):
+        pytest.skip("streamk is not available on this machine")
+    sms = matmul_opt.device_info().sm_count
+    M, N, K = 128 * -(-13 * sms // 64), 4096, 1024  # 16 tile columns; 3.25 x sms tiles, rounded up to a tile row
+    lib = _library.library()
+    A, B, _, _ = operands(M, N, K, 0, 0, seed=M)
+    results = []
+    try:
+        for config in (-1, config_names().index("streamk 128x256x32 tail3")):
+            _library.check(lib.mm_best_force(config, 0 if config >= 0 else 1))
+            C = torch.full((M, N), float("nan"), device="cuda")
+            gemm("best", 0, 0, A, B, C)
+            results.append(C)
+    finally:
+        _library.check(lib.mm_best_force(-1, 1))
+    assert torch.equal(*results)
 
 
 @pytest.mark.parametrize("kind", list(INPUT_KINDS))
