@@ -10,8 +10,8 @@
 //   that one longk tile covers goes to the longk kernel, which fills the GPU along K alone, unless its smaller
 //   side is so small (up to kLongkMinSmallSide) that the skinny kernel, which streams the operand that side
 //   leaves large, wins. A C with a side the next rule gives the skinny kernel against a side past longk's tile is
-//   not a small C but a small side: 1 x 20000 at K = 20000 has 151 outputs per SM, and its 1.6 GB operand B, not
-//   its tiles, sets its time;
+//   not a small C but a small side: one row against tens of thousands of columns at a long K has few outputs per
+//   SM, yet its large operand, not its tiles, sets its time;
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 24
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
@@ -90,37 +90,26 @@ constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 // where K is past the short-K table; at a short K, whose cost is writing C, stream-K's pieces of K are too short to
 // pay, and it goes to 128x64 (where the copy engine cannot run, streamk's fallback steps on down from 128x128). The
 // streamk configurations, and the smallest tiles, have no step-down.
+// Where the tiles make many waves (kManyWaves or more, past the short-K table), one ragged wave is a small share of
+// the whole, and the same tile shared out by K beats a smaller one: tma 128x256x32 goes to streamk 128x256x32 tail3
+// while its last wave is less than kManyWavesMinEfficiencyPct full (docs/experiments/2026-12-03-mid-size.md).
 struct StepDown {
     const ConfigDesc* from;
     const ConfigDesc* to;
     const ConfigDesc* to_past_short_k = nullptr;  // where K is past the short-K table, if not `to`
+    const ConfigDesc* over_many_waves = nullptr;  // the same tile shared out by K, where the tiles make many waves
 };
 constexpr StepDown kStepDowns[] = {
     {&pipelined::k128x256x16, &pipelined::k128x64x16, &streamk::k128x128x16},
     {&pipelined::k128x128x16, &pipelined::k128x64x16},
-    {&pipelined::k128x64x16, &pipelined::k64x64x16},   {&tma::k128x256x32, &streamk::k128x128x16},
-    {&tma::k128x256x32k16, &streamk::k128x128x16},     {&tma::k128x128x16, &tma::k128x64x32},
+    {&pipelined::k128x64x16, &pipelined::k64x64x16},
+    {&tma::k128x256x32, &streamk::k128x128x16, nullptr, &streamk::k128x256x32Tail3},
+    {&tma::k128x256x32k16, &streamk::k128x128x16},
+    {&tma::k128x128x16, &tma::k128x64x32},
     {&tma::k128x64x32, &streamk::k128x128x16},
 };
 constexpr int kMinWaveEfficiencyPct = 85;
-
-// Where the tiles make many waves, what one ragged wave costs is a small share of the whole, and the same tile
-// shared out by K wins over a smaller one: past the short-K table, tma 128x256x32 from kManyWaves waves goes to
-// streamk 128x256x32 tail3 wherever its last wave is less than kManyWavesMinEfficiencyPct full (1.02 to 1.17x
-// faster at 3.2 to 5.5 waves and 80 to 92% efficiency, where streamk 128x128x16 was 0.97 to 1.12x; within 1% at
-// 94%, 2 to 7% slower at 95 and 97%: docs/experiments/2026-12-03-mid-size.md).
-struct SameTileShared {
-    const ConfigDesc* from;
-    const ConfigDesc* to;
-};
-constexpr SameTileShared kSameTileShared[] = {{&tma::k128x256x32, &streamk::k128x256x32Tail3}};
 constexpr int kManyWaves = 3, kManyWavesMinEfficiencyPct = 94;
-
-constexpr const ConfigDesc* same_tile_shared(const ConfigDesc* config) {
-    for (const SameTileShared& s : kSameTileShared)
-        if (s.from == config) return s.to;
-    return nullptr;
-}
 
 // Split-K is considered from this K on (with core/schedule/split_k.h's policy), for configurations that split.
 constexpr int kSplitMinK = 512;
@@ -128,6 +117,12 @@ constexpr int kSplitMinK = 512;
 constexpr const ConfigDesc* step_down(const ConfigDesc* config, bool past_short_k) {
     for (const StepDown& s : kStepDowns)
         if (s.from == config) return past_short_k && s.to_past_short_k != nullptr ? s.to_past_short_k : s.to;
+    return nullptr;
+}
+
+constexpr const ConfigDesc* over_many_waves(const ConfigDesc* config) {
+    for (const StepDown& s : kStepDowns)
+        if (s.from == config) return s.over_many_waves;
     return nullptr;
 }
 
@@ -305,7 +300,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     for (;;) {
         const int64_t blocks = gemm::output_tiles(g, config->block) * splits_for(*config, g, sms);
         const int64_t slots = ((blocks - 1) / sms + 1) * sms;
-        const ConfigDesc* shared = same_tile_shared(config);
+        const ConfigDesc* shared = over_many_waves(config);
         if (shared != nullptr && g.K > best_table::kShortKMax && blocks >= int64_t(kManyWaves) * sms &&
             blocks * 100 < slots * kManyWavesMinEfficiencyPct) {
             config = runnable(shared, g);

@@ -90,9 +90,9 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// From this many FLOPs (2MNK) and this K the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 (measured:
-// ozaki_int8 ahead at 12288^3, 8192 x 8192 x 32768 and 16384^3, behind at 8192^3 and at
-// 16384 x 16384 x 4096, 102 against 120 TFLOPS: its rebuild of a large C over a short K does not pay).
+// From this many FLOPs (2MNK) and this K the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32: below
+// the FLOPs wgmma_3xtf32 is not yet held at the power limit, and over a short K ozaki_int8's rebuild of a large C
+// does not pay (docs/experiments/2026-12-03-ozaki-dispatch.md).
 constexpr double kOzakiMinFlops = 4e12;
 constexpr int kOzakiMinK = 8192;
 
