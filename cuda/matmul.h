@@ -92,6 +92,12 @@ MM_API mm_status mm_gemm_host(const char* kernel, mm_op op_a, mm_op op_b, int64_
  * later requests of the same size (rounded up to 2 MiB), since pinning memory takes milliseconds. */
 MM_API mm_status mm_host_alloc(uint64_t bytes, void** p);
 MM_API mm_status mm_host_free(void* p);
+/* Page-locks `bytes` bytes of host memory the caller owns, from `p`, for every GPU (cudaHostRegister, portable), so
+ * that the host path copies it where it lies; mm_host_unregister(p) undoes it and must come before the memory is
+ * freed. Locking pages that are mapped already is much cheaper than a new pinned allocation; it holds the CUDA
+ * driver's lock meanwhile, stalling other threads' CUDA calls. */
+MM_API mm_status mm_host_register(void* p, uint64_t bytes);
+MM_API mm_status mm_host_unregister(void* p);
 
 /* The memory the library keeps between calls for later ones, in bytes; what calls in progress use is not counted. */
 typedef struct {

@@ -160,6 +160,8 @@ _SIGNATURES = {
     "mm_marker_finished": (_status, [ctypes.c_void_p, ctypes.POINTER(_int)]),
     "mm_host_alloc": (_status, [ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]),
     "mm_host_free": (_status, [ctypes.c_void_p]),
+    "mm_host_register": (_status, [ctypes.c_void_p, ctypes.c_uint64]),
+    "mm_host_unregister": (_status, [ctypes.c_void_p]),
     "mm_memory_held": (_status, [ctypes.POINTER(HeldMemoryStruct)]),
     "mm_release_memory": (_status, []),
     "mm_best_config_count": (_int, []),

@@ -1,9 +1,9 @@
 """The memory matmul_opt keeps between calls for later ones: how much (memory_held) and freeing it (release_memory).
 
 The keys of memory_held(), in bytes (docs/api.md, "Threads and memory the library keeps", gives the bounds):
-- "pinned_arrays": pinned arrays alive (empty_pinned's, and run()'s results that come in pinned memory). They are
-  the caller's: counted, and freed as they go, not by release_memory().
-- "pinned_cached": pinned blocks of freed pinned arrays, kept for the next array of their size class.
+- "pinned_arrays": empty_pinned's arrays alive. They are the caller's: counted, and freed as they go, not by
+  release_memory().
+- "pinned_cached": pinned blocks of freed empty_pinned arrays, kept for the next array of their size class.
 - "pinned_staging": the pinned staging slots of the host path's streams that no call holds.
 - "device_pooled": device memory of the library's pools that no allocation uses.
 - one key per register() call of a module that keeps memory of its own (the pool of result blocks, for one).

@@ -18,14 +18,6 @@ import numpy as np
 from ._library import check, library
 
 
-# run() returns host-path results of at least this many bytes in pinned memory, as long as the pinned arrays alive
-# stay under the limit (a soft one: callers in several threads at once may each pass it by one array): the copy
-# engine writes them where they lie, and a recycled block (mm_host_free keeps freed ones) has its pages mapped
-# already, while fresh pageable memory pays for mapping and zeroing every page as the result is written (on the H200
-# machines more than the copy itself: docs/experiments/2026-12-01-host-streaming.md).
-PINNED_RESULT_MIN_BYTES = 1 << 20
-PINNED_RESULT_LIMIT_BYTES = 4 << 30
-
 _lock = threading.Lock()
 _pinned_bytes = 0  # held by pinned arrays alive
 
@@ -58,19 +50,8 @@ def _free(host_free, pointer: int, nbytes: int) -> None:
 
 
 def held_bytes() -> int:
-    """Bytes of pinned arrays alive (empty_pinned's and run()'s results)."""
+    """Bytes of empty_pinned's arrays alive."""
     return _pinned_bytes
-
-
-def result_array(shape: tuple[int, int]) -> np.ndarray:
-    """A new float32 array for a host-path result: pinned while PINNED_RESULT_* allow, else ordinary memory."""
-    nbytes = shape[0] * shape[1] * 4
-    if PINNED_RESULT_MIN_BYTES <= nbytes and _pinned_bytes + nbytes <= PINNED_RESULT_LIMIT_BYTES:
-        try:
-            return empty_pinned(shape)
-        except MemoryError:  # the system will not pin more: ordinary memory still works
-            pass
-    return np.empty(shape, dtype=np.float32)
 
 
 def empty_pinned(shape, dtype=np.float32) -> np.ndarray:

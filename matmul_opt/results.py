@@ -1,22 +1,24 @@
 """Memory for the host path's NumPy results (run() without out=).
 
-A result needs memory that is ready to be written when its panels come down. Where it comes from decides what a
-script pays per call, since new memory is slow on two counts: pinning it (page-locking, 25 to 40 ms for 64 MiB on
-the H200 machines) and mapping its pages as they are first written (at 4096^3 longer than the call itself).
-- Results under PAGEABLE_FROM_BYTES come in pinned memory (pinned.result_array: a freed pinned block of the size
-  comes back at once, and the copy engine writes it where it lies). Pinning a few MiB costs a few calls' time.
-- Larger results come in ordinary (pageable) memory of the library's own, in blocks whose size is rounded up to
-  2 MiB:
-  - a freed result's block goes back to a pool (at most POOL_LIMIT_BYTES) and the next result of its size takes it,
-    its pages mapped already: scripts that drop or replace their results reuse two or three blocks;
-  - a new block's pages are mapped by background threads while the call's uploads and product run
-    (madvise MADV_POPULATE_WRITE, Linux 5.14 and later, which maps pages without writing them, so the call's
-    copies may write them at the same time);
-  - a spare block of the latest size waits, its pages mapped in the background: the next result of the size takes
-    it when the pool has none, and a new spare starts whenever the pool has no block of the size left. Scripts that
-    keep every result so have each result's pages mapped during the call before, as far as the threads get in that
-    time (docs/experiments/2026-12-03-host-spare.md measures what is left). There is one spare at a time.
-memory_held() counts the pool and the spare as "result_blocks"; release_memory() frees them.
+A result needs memory that is ready to be written when its panels come down. The copy engine writes page-locked
+(pinned) memory where it lies; ordinary memory is filled from pinned staging slots by CPU threads, on the call's
+critical path. New memory is slow on two counts: mapping its pages and page-locking them. A new pinned allocation
+(cudaHostAlloc) does both in one slow step; page-locking pages that are mapped already (cudaHostRegister) costs a
+fraction of it (docs/experiments/2026-12-03-host-register.md). So:
+- Results under LOCKED_FROM_BYTES come in ordinary memory: staging them costs less than asking whether they are
+  pinned.
+- Larger results come in blocks of the library's own, whose size is rounded up to 2 MiB and which are page-locked
+  while LOCKED_LIMIT_BYTES allows (beyond it, or where the system refuses, they stay pageable and work as well):
+  - a freed result's block goes back to a pool (at most POOL_LIMIT_BYTES), still locked, and the next result of its
+    size takes it, with nothing to map or lock: scripts that drop or replace their results reuse two or three blocks;
+  - else the spare of the size: a block whose pages background threads mapped (madvise MADV_POPULATE_WRITE, Linux
+    5.14 and later) during the call before; else a new block, mapped by background threads at once. Either is
+    page-locked in the calling thread: locking takes the CUDA driver's lock, which would stall a call's copies if a
+    background thread took it while the call runs;
+  - a result that finds no block of its size in the pool starts a new spare of its size, so scripts that keep every
+    result have each one's pages mapped during the call before, while scripts whose results come back to the pool
+    start none. There is one spare at a time, of the latest such size.
+memory_held() counts the pool and the spare as "result_blocks"; release_memory() unlocks and frees them.
 """
 from __future__ import annotations
 
@@ -30,8 +32,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from . import memory, pinned
+from ._library import MatmulError, check, library
 
-PAGEABLE_FROM_BYTES = 16 << 20
+LOCKED_FROM_BYTES = 1 << 20
+LOCKED_LIMIT_BYTES = 4 << 30  # page-locked result blocks in all, alive and pooled
 POOL_LIMIT_BYTES = 1 << 30
 _GRANULE = 2 << 20
 _FLOAT32 = np.dtype(np.float32)
@@ -43,7 +47,8 @@ _SPARE_THREADS = 4    # and a spare's in this many, as it has a whole call's tim
 _lock = threading.Lock()
 _pool: dict[int, list[np.ndarray]] = collections.defaultdict(list)  # free blocks by size
 _returned: collections.deque = collections.deque()  # blocks of freed results, moved into the pool under the lock
-_spare: np.ndarray | None = None
+_locked: dict[int, int] = {}  # the page-locked blocks, alive and pooled: size by address
+_spare: tuple[np.ndarray, list] | None = None  # a block and the futures of its mapping
 _workers: ThreadPoolExecutor | None = None
 _madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False once found missing
 
@@ -51,22 +56,42 @@ _madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False on
 def result_array(shape: tuple[int, int]) -> np.ndarray:
     """A new float32 array of `shape` for a host-path result (its contents undefined)."""
     nbytes = shape[0] * shape[1] * 4
-    if nbytes < PAGEABLE_FROM_BYTES:
-        return pinned.result_array(shape)
+    if nbytes < LOCKED_FROM_BYTES:
+        return np.empty(shape, np.float32)
     size = -(-nbytes // _GRANULE) * _GRANULE
     global _spare
     with _lock:
         _take_returned()
         block = _from_pool(size)
-        if block is None and _spare is not None and _spare.nbytes == size:
-            block, _spare = _spare, None
         if block is None:
-            block = _mapped_block(size, _MAPPING_THREADS)
-        if not _pool[size] and (_spare is None or _spare.nbytes != size):
-            _spare = _mapped_block(size, _SPARE_THREADS)
+            if _spare is not None and _spare[0].nbytes == size:
+                (block, mapping), _spare = _spare, None
+            else:
+                block, mapping = _mapped_block(size, _MAPPING_THREADS)
+            for piece in mapping:
+                piece.result()
+            _lock_pages(block)
+            if _spare is None or _spare[0].nbytes != size:
+                _spare = _mapped_block(size, _SPARE_THREADS)
     # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
     # may run in any thread, inside this module's locked code too, so it takes no lock.
     return pinned.array_over(block.ctypes.data, shape, _FLOAT32, _returned.append, block)
+
+
+def _lock_pages(block: np.ndarray) -> None:
+    """Page-locks `block` if LOCKED_LIMIT_BYTES allows and the system agrees; it stays pageable otherwise."""
+    if sum(_locked.values()) + block.nbytes > LOCKED_LIMIT_BYTES:
+        return
+    try:
+        check(library().mm_host_register(block.ctypes.data, block.nbytes))
+    except MatmulError:  # no more lockable memory (or no GPU, where the call fails anyway): pageable still works
+        return
+    _locked[block.ctypes.data] = block.nbytes
+
+
+def _unlock_pages(block: np.ndarray) -> None:
+    if _locked.pop(block.ctypes.data, None) is not None:
+        check(library().mm_host_unregister(block.ctypes.data))
 
 
 def _pool_bytes() -> int:
@@ -78,28 +103,31 @@ def _take_returned() -> None:
         block = _returned.popleft()
         if _pool_bytes() + block.nbytes <= POOL_LIMIT_BYTES:
             _pool[block.nbytes].append(block)
+        else:
+            _unlock_pages(block)
 
 
 def _from_pool(size: int) -> np.ndarray | None:
     return _pool[size].pop() if _pool[size] else None
 
 
-def _mapped_block(size: int, pieces: int) -> np.ndarray:
-    """A new block of `size` bytes whose pages background threads map (where the system can), not waited for."""
+def _mapped_block(size: int, pieces: int) -> tuple[np.ndarray, list]:
+    """A new block of `size` bytes, and the futures of the background threads that map its pages (none where the
+    system cannot: its pages are then mapped as they are locked or first written)."""
     block = np.empty(size, np.uint8)
     madvise = _populate_call()
-    if madvise:
-        first = -(-block.ctypes.data // _PAGE) * _PAGE
-        pages = (block.ctypes.data + size - first) // _PAGE
-        bounds = [first + pages * i // pieces * _PAGE for i in range(pieces + 1)]
-        for start, end in zip(bounds, bounds[1:]):
-            _workers.submit(madvise, start, end - start, _MADV_POPULATE_WRITE)
-    return block
+    if not madvise:
+        return block, []
+    first = -(-block.ctypes.data // _PAGE) * _PAGE
+    pages = (block.ctypes.data + size - first) // _PAGE
+    bounds = [first + pages * i // pieces * _PAGE for i in range(pieces + 1)]
+    return block, [_workers.submit(madvise, start, end - start, _MADV_POPULATE_WRITE)
+                   for start, end in zip(bounds, bounds[1:])]
 
 
 def _populate_call():
     """libc's madvise and the mapping threads, or False where MADV_POPULATE_WRITE is not there (not Linux, or a
-    kernel before 5.14): blocks are then mapped as the call's copies first write them."""
+    kernel before 5.14)."""
     global _madvise, _workers
     if _madvise is None:
         _madvise = False
@@ -115,18 +143,24 @@ def _populate_call():
 
 
 def held_bytes() -> int:
-    """Bytes of pageable result blocks the library keeps for later results: the pool and the spare."""
+    """Bytes of result blocks the library keeps for later results: the pool and the spare."""
     with _lock:
         _take_returned()
-        return _pool_bytes() + (_spare.nbytes if _spare is not None else 0)
+        return _pool_bytes() + (_spare[0].nbytes if _spare is not None else 0)
 
 
 def release() -> None:
-    """Frees the pool's blocks and the spare (results alive keep theirs)."""
+    """Unlocks and frees the pool's blocks and the spare (results alive keep theirs)."""
     global _spare
     with _lock:
         _take_returned()
+        for blocks in _pool.values():
+            for block in blocks:
+                _unlock_pages(block)
         _pool.clear()
+        if _spare is not None:
+            for piece in _spare[1]:
+                piece.result()
         _spare = None
 
 

@@ -1,5 +1,5 @@
-"""CPU tier: where host-path results of 16 MiB or more come from (matmul_opt.results): recycled and prepared
-pageable blocks, bounded, and freed on request. No GPU: these results never touch the library."""
+"""CPU tier: where host-path results of 1 MiB or more come from (matmul_opt.results): recycled and prepared blocks,
+page-locked through the library (here a stand-in that records the calls), bounded, and freed on request."""
 import gc
 
 import numpy as np
@@ -9,13 +9,39 @@ import matmul_opt
 from matmul_opt import results
 
 LARGE = (2048, 2048 + 5)  # 16 MiB and a little: a block of 18 MiB
+BLOCK = 18 << 20
 
 
-@pytest.fixture(autouse=True)
-def empty_pool():
+class PageLocks:
+    """Stands in for libmatmul's mm_host_register / mm_host_unregister: the locked blocks by address."""
+
+    def __init__(self, refuse=False):
+        self.locked, self.refuse, self.unlocks = {}, refuse, 0
+
+    def mm_host_register(self, address, nbytes):
+        if self.refuse:
+            return 3  # MM_ERR_CUDA: the system will not lock more
+        assert address not in self.locked
+        self.locked[address] = nbytes
+        return 0
+
+    def mm_host_unregister(self, address):
+        del self.locked[address]
+        self.unlocks += 1
+        return 0
+
+    def mm_last_error(self):
+        return b"cudaHostRegister: out of lockable memory"
+
+
+@pytest.fixture
+def locks(monkeypatch):
     gc.collect()
     results.release()
-    yield
+    fake = PageLocks()
+    monkeypatch.setattr(results, "library", lambda: fake)
+    monkeypatch.setattr("matmul_opt._library.library", lambda: fake)
+    yield fake
     gc.collect()
     results.release()
 
@@ -24,22 +50,24 @@ def address(array):
     return array.__array_interface__["data"][0]
 
 
-def test_a_large_result_is_a_writable_float32_array_of_its_shape():
+def test_a_large_result_is_a_writable_float32_array_of_its_shape_in_a_locked_block(locks):
     C = results.result_array(LARGE)
     assert C.shape == LARGE and C.dtype == np.float32 and C.flags.c_contiguous and C.flags.writeable
+    assert locks.locked == {address(C): BLOCK}
     C[...] = 3.0
     assert C.sum(dtype=np.float64) == 3.0 * C.size
 
 
-def test_a_freed_result_gives_its_block_to_the_next_result_of_its_size():
+def test_a_freed_result_gives_its_locked_block_to_the_next_result_of_its_size(locks):
     C = results.result_array(LARGE)
     first = address(C)
     del C
     gc.collect()
-    assert address(results.result_array(LARGE)) == first
+    again = results.result_array(LARGE)
+    assert address(again) == first and locks.locked == {first: BLOCK} and locks.unlocks == 0
 
 
-def test_a_view_keeps_the_block_until_it_goes_too():
+def test_a_view_keeps_the_block_until_it_goes_too(locks):
     C = results.result_array(LARGE)
     view, first = C[10:, 3:], address(C)
     del C
@@ -49,34 +77,54 @@ def test_a_view_keeps_the_block_until_it_goes_too():
     assert address(again) != first and view.sum() == view.size
 
 
-def test_kept_results_take_the_spare_that_the_last_new_block_started():
+def test_kept_results_take_the_spare_that_the_last_new_block_started(locks):
     kept = [results.result_array(LARGE) for _ in range(4)]
-    assert len({address(C) for C in kept}) == 4
-    # One spare of the size waits: the pool is empty and the four results are alive.
-    assert results.held_bytes() == 18 << 20
+    assert len({address(C) for C in kept}) == 4 and set(locks.locked) == {address(C) for C in kept}
+    # One spare of the size waits, mapped but not locked: the pool is empty and the four results are alive.
+    assert results.held_bytes() == BLOCK
 
 
-def test_the_pool_is_bounded_and_release_frees_it(monkeypatch):
+def test_the_pool_is_bounded_and_a_block_past_it_is_unlocked(locks, monkeypatch):
     monkeypatch.setattr(results, "POOL_LIMIT_BYTES", 40 << 20)
     kept = [results.result_array(LARGE) for _ in range(3)]
     del kept
     gc.collect()
-    assert results.held_bytes() == 2 * (18 << 20) + (18 << 20)  # two of three blocks pooled, and the spare
+    assert results.held_bytes() == 2 * BLOCK + BLOCK  # two of three blocks pooled, and the spare
+    assert len(locks.locked) == 2 and locks.unlocks == 1
+
+
+def test_release_unlocks_and_frees_the_pool(locks):
+    kept = [results.result_array(LARGE) for _ in range(2)]
+    del kept
+    gc.collect()
     results.release()
-    assert results.held_bytes() == 0
+    assert results.held_bytes() == 0 and locks.locked == {}
 
 
-def test_small_results_leave_the_pageable_blocks_alone(monkeypatch):
-    taken = []
-    monkeypatch.setattr(results.pinned, "result_array", lambda shape: taken.append(shape) or np.empty(shape, np.float32))
-    C = results.result_array((1000, 1000))
-    assert taken == [(1000, 1000)] and C.shape == (1000, 1000) and results.held_bytes() == 0
+def test_past_the_lock_limit_results_stay_pageable(locks, monkeypatch):
+    monkeypatch.setattr(results, "LOCKED_LIMIT_BYTES", 2 * BLOCK)
+    kept = [results.result_array(LARGE) for _ in range(3)]
+    assert len(locks.locked) == 2 and address(kept[2]) not in locks.locked
+    kept[2][...] = 2.0
+    assert kept[2].sum(dtype=np.float64) == 2.0 * kept[2].size
 
 
-def test_memory_held_counts_the_blocks_and_release_memory_frees_them():
+def test_a_refused_lock_leaves_a_working_pageable_result(locks):
+    locks.refuse = True
+    C = results.result_array(LARGE)
+    C[...] = 1.0
+    assert locks.locked == {} and C.sum(dtype=np.float64) == C.size
+
+
+def test_small_results_are_ordinary_arrays(locks):
+    C = results.result_array((500, 500))  # under 1 MiB
+    assert C.shape == (500, 500) and locks.locked == {} and results.held_bytes() == 0
+
+
+def test_memory_held_counts_the_blocks_and_release_memory_frees_them(locks):
     kept = results.result_array(LARGE)
     del kept
     gc.collect()
-    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * (18 << 20)  # pooled, and the spare
+    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * BLOCK  # pooled, and the spare
     matmul_opt.release_memory()
-    assert matmul_opt.memory_held()["result_blocks"] == 0
+    assert matmul_opt.memory_held()["result_blocks"] == 0 and locks.locked == {}

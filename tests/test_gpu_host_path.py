@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import matmul_opt
-from matmul_opt import _library
+from matmul_opt import _library, results
 from matmul_opt.accuracy import relative_error
 
 from conftest import run_in_threads
@@ -130,14 +130,14 @@ def test_the_c_host_entry_refuses_c_over_an_input(rng):
 
 
 def test_memory_held_counts_what_the_host_path_keeps_and_release_memory_frees_it(rng):
-    library_keys = ("pinned_cached", "pinned_staging", "device_pooled")
+    library_keys = ("pinned_cached", "pinned_staging", "device_pooled", "result_blocks")
     gc.collect()  # pinned arrays of earlier tests go now, not into the cache in the middle of this test
     matmul_opt.release_memory()
     assert {key: matmul_opt.memory_held()[key] for key in library_keys} == dict.fromkeys(library_keys, 0)
 
     def products():
         # Staged through the pinned slots: a product on the slot itself, one image in one copy, panels (device
-        # copies from the pool, a result in pageable memory); then a 4 MiB result, which comes in pinned memory.
+        # copies from the pool, a result in a page-locked block); then a 4 MiB result, in a page-locked block too.
         for M, N, K in [(40, 50, 30), (500, 400, 300), (2500, 4096, 300), (1024, 1024, 256)]:
             A, B = operand(rng, (M, K), "C"), operand(rng, (K, N), "C")
             assert relative_error(matmul_opt.run("best", A, B), reference(A, B)) <= matmul_opt.tolerance("fp32", K)
@@ -146,8 +146,26 @@ def test_memory_held_counts_what_the_host_path_keeps_and_release_memory_frees_it
     gc.collect()
     held = matmul_opt.memory_held()
     assert held["pinned_staging"] > 0 and held["device_pooled"] > 0, held
-    assert held["pinned_cached"] >= 1024 * 1024 * 4, held  # the freed 4 MiB result's block
+    assert held["result_blocks"] >= 1024 * 1024 * 4, held  # the freed 4 MiB result's block
     matmul_opt.release_memory()
     held = matmul_opt.memory_held()
     assert {key: held[key] for key in library_keys} == dict.fromkeys(library_keys, 0), held
     products()  # new staging sets, pinned blocks and pool memory
+
+
+def test_large_results_come_page_locked_recycled_and_right_when_kept(rng):
+    gc.collect()
+    matmul_opt.release_memory()
+    A, B = operand(rng, (1030, 300), "C"), operand(rng, (300, 1100), "C")  # a result of 4.3 MiB
+    kept = [matmul_opt.run("best", A, B) for _ in range(3)]
+    addresses = {C.__array_interface__["data"][0] for C in kept}
+    assert len(addresses) == 3 and addresses <= set(results._locked)  # the copy engine writes them where they lie
+    for C in kept:
+        assert relative_error(C, reference(A, B)) <= matmul_opt.tolerance("fp32", 300)
+    del kept, C
+    gc.collect()
+    again = matmul_opt.run("best", A, B)
+    assert again.__array_interface__["data"][0] in addresses
+    assert relative_error(again, reference(A, B)) <= matmul_opt.tolerance("fp32", 300)
+    matmul_opt.release_memory()
+    assert set(results._locked) == {again.__array_interface__["data"][0]}  # only the block alive stays locked

@@ -4,7 +4,7 @@ one that imported PyTorch first, call by call (GPU needed).
     python3 -m tools.host_patterns [--sizes 4096 1024] [--calls 8] [--json FILE]
 
 Prints each pattern's per-call milliseconds and the slowest call after the first, with the issue's targets (8 ms at
-4096^3, 1.2 ms at 1024^3), and how much pinned memory the library held at the end (matmul_opt.pinned).
+4096^3, 1.2 ms at 1024^3), and how much memory the library held at the end (matmul_opt.memory_held(), all keys).
 """
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ _ONE = (
     "if sys.argv[4] == 'torch':\n"
     "    import torch\n"
     "from benchmarks.host_patterns import call_ms\n"
-    "from matmul_opt import pinned\n"
+    "import matmul_opt\n"
     "times = call_ms(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))\n"
-    "print(json.dumps({'ms': times, 'pinned_bytes': pinned.held_bytes()}))\n"
+    "print(json.dumps({'ms': times, 'held_bytes': sum(matmul_opt.memory_held().values())}))\n"
 )
 
 
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     torch_options = [False, True] if importlib.util.find_spec("torch") is not None else [False]
     rows = []
-    print(f"{'size':>5} {'pattern':<14} {'process':<13} {'worst ms':>8} {'target':>6}  pinned MiB  per call (ms)")
+    print(f"{'size':>5} {'pattern':<14} {'process':<13} {'worst ms':>8} {'target':>6}    held MiB  per call (ms)")
     for n in args.sizes:
         for pattern in PATTERNS + DIAGNOSTICS:
             for with_torch in torch_options:
@@ -57,7 +57,7 @@ def main(argv=None) -> int:
                 target = TARGET_MS.get(n)
                 verdict = "" if target is None or pattern in DIAGNOSTICS else ("ok" if worst <= target else "MISS")
                 print(f"{n:>5} {pattern:<14} {'after torch' if with_torch else 'fresh':<13} {worst:8.2f} {verdict:>6}  "
-                      f"{got['pinned_bytes'] / 2**20:10.0f}  " + " ".join(f"{t:.1f}" for t in got["ms"]), flush=True)
+                      f"{got['held_bytes'] / 2**20:10.0f}  " + " ".join(f"{t:.1f}" for t in got["ms"]), flush=True)
                 rows.append({"size": n, "pattern": pattern, "torch": with_torch, **got})
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

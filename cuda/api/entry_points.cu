@@ -91,6 +91,18 @@ mm_status mm_host_free(void* p) {
     return release_pinned_block(p);
 }
 
+mm_status mm_host_register(void* p, uint64_t bytes) {
+    if (p == nullptr || bytes == 0) return mm_fail(MM_ERR_INVALID_ARGUMENT, "no memory to page-lock (%p, %llu bytes)",
+                                                   p, static_cast<unsigned long long>(bytes));
+    MM_TRY(require_device());
+    return mm_check_cuda(cudaHostRegister(p, size_t(bytes), cudaHostRegisterPortable), "cudaHostRegister");
+}
+
+mm_status mm_host_unregister(void* p) {
+    if (p == nullptr) return mm_fail(MM_ERR_INVALID_ARGUMENT, "p is a null pointer");
+    return mm_check_cuda(cudaHostUnregister(p), "cudaHostUnregister");
+}
+
 mm_status mm_matmul_host(const char* kernel, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                          const float* B, int64_t ldb, float* C, int64_t ldc) {
     return matmul_host(registry_find(kernel), M, N, K, A, lda, B, ldb, C, ldc);
