@@ -1,24 +1,25 @@
 """Memory for the host path's NumPy results (run() without out=).
 
 A result needs memory that is ready to be written when its panels come down. The copy engine writes page-locked
-(pinned) memory where it lies; ordinary memory is filled from pinned staging slots by CPU threads, on the call's
-critical path. New memory is slow on two counts: mapping its pages and page-locking them. A new pinned allocation
-(cudaHostAlloc) does both in one slow step; page-locking pages that are mapped already (cudaHostRegister) costs a
-fraction of it (docs/experiments/2026-12-03-host-register.md). So:
+(pinned) memory where it lies; pageable memory is filled from pinned staging slots by CPU threads, panel by panel.
+New memory is slow on two counts, mapping its pages and page-locking them, and both grow faster than the block:
+a new pinned allocation (cudaHostAlloc) is the slowest way; page-locking fresh pageable memory with
+cudaHostRegister, which maps the pages as it locks them, is several times cheaper for a few MiB, and for tens of MiB
+it costs more than the call that fills the block (docs/experiments/2026-12-03-host-register.md). So:
 - Results under LOCKED_FROM_BYTES come in ordinary memory: staging them costs less than asking whether they are
   pinned.
-- Larger results come in blocks of the library's own, whose size is rounded up to 2 MiB and which are page-locked
-  while LOCKED_LIMIT_BYTES allows (beyond it, or where the system refuses, they stay pageable and work as well):
-  - a freed result's block goes back to a pool (at most POOL_LIMIT_BYTES), still locked, and the next result of its
-    size takes it, with nothing to map or lock: scripts that drop or replace their results reuse two or three blocks;
-  - else the spare of the size: a block whose pages background threads mapped (madvise MADV_POPULATE_WRITE, Linux
-    5.14 and later) during the call before; else a new block, mapped by background threads at once. Either is
-    page-locked in the calling thread: locking takes the CUDA driver's lock, which would stall a call's copies if a
-    background thread took it while the call runs;
-  - a result that finds no block of its size in the pool starts a new spare of its size, so scripts that keep every
-    result have each one's pages mapped during the call before, while scripts whose results come back to the pool
-    start none. There is one spare at a time, of the latest such size.
-memory_held() counts the pool and the spare as "result_blocks"; release_memory() unlocks and frees them.
+- Results from LOCKED_FROM_BYTES to PAGEABLE_FROM_BYTES come in page-locked blocks of the library's own (locked as
+  they are made, while LOCKED_LIMIT_BYTES allows and the system agrees; pageable otherwise).
+- Larger results come in pageable blocks of the library's own, whose pages background threads map (madvise
+  MADV_POPULATE_WRITE, Linux 5.14 and later, which maps pages without writing them, so the call's copies may write
+  them at the same time): a new block's while the call runs, and a spare's ahead of the call that takes it. A
+  result that finds no block of its size in the pool starts a new spare of its size, so scripts that keep every
+  result have each one's pages mapped during the call before, while scripts whose results come back to the pool
+  start none. There is one spare at a time, of the latest such size.
+Blocks are rounded up to 2 MiB. A freed result's block goes back to a pool (at most POOL_LIMIT_BYTES), locked or
+not as it was, and the next result of its size takes it: scripts that drop or replace their results reuse two or
+three blocks. memory_held() counts the pool and the spare as "result_blocks"; release_memory() unlocks and frees
+them.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from . import memory, pinned
 from ._library import MatmulError, check, library
 
 LOCKED_FROM_BYTES = 1 << 20
+PAGEABLE_FROM_BYTES = 16 << 20
 LOCKED_LIMIT_BYTES = 4 << 30  # page-locked result blocks in all, alive and pooled
 POOL_LIMIT_BYTES = 1 << 30
 _GRANULE = 2 << 20
@@ -63,14 +65,14 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
     with _lock:
         _take_returned()
         block = _from_pool(size)
-        if block is None:
-            if _spare is not None and _spare[0].nbytes == size:
-                (block, mapping), _spare = _spare, None
-            else:
-                block, mapping = _mapped_block(size, _MAPPING_THREADS)
-            for piece in mapping:
-                piece.result()
+        if block is None and size < PAGEABLE_FROM_BYTES:
+            block = np.empty(size, np.uint8)
             _lock_pages(block)
+        elif block is None:
+            if _spare is not None and _spare[0].nbytes == size:
+                (block, _), _spare = _spare, None
+            else:
+                block, _ = _mapped_block(size, _MAPPING_THREADS)
             if _spare is None or _spare[0].nbytes != size:
                 _spare = _mapped_block(size, _SPARE_THREADS)
     # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
@@ -79,7 +81,8 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
 
 
 def _lock_pages(block: np.ndarray) -> None:
-    """Page-locks `block` if LOCKED_LIMIT_BYTES allows and the system agrees; it stays pageable otherwise."""
+    """Page-locks `block` (mapping its pages) if LOCKED_LIMIT_BYTES allows and the system agrees; it stays pageable
+    otherwise."""
     if sum(_locked.values()) + block.nbytes > LOCKED_LIMIT_BYTES:
         return
     try:
@@ -112,8 +115,8 @@ def _from_pool(size: int) -> np.ndarray | None:
 
 
 def _mapped_block(size: int, pieces: int) -> tuple[np.ndarray, list]:
-    """A new block of `size` bytes, and the futures of the background threads that map its pages (none where the
-    system cannot: its pages are then mapped as they are locked or first written)."""
+    """A new block of `size` bytes, and the futures of the background threads that map its pages, not waited for
+    (none where the system cannot: its pages are then mapped as the call's copies first write them)."""
     block = np.empty(size, np.uint8)
     madvise = _populate_call()
     if not madvise:

@@ -1,5 +1,6 @@
-"""CPU tier: where host-path results of 1 MiB or more come from (matmul_opt.results): recycled and prepared blocks,
-page-locked through the library (here a stand-in that records the calls), bounded, and freed on request."""
+"""CPU tier: where host-path results of 1 MiB or more come from (matmul_opt.results): recycled blocks, page-locked
+through the library (here a stand-in that records the calls) from 1 to 16 MiB, pageable and prepared ahead from 16
+MiB, bounded, and freed on request."""
 import gc
 
 import numpy as np
@@ -8,8 +9,10 @@ import pytest
 import matmul_opt
 from matmul_opt import results
 
-LARGE = (2048, 2048 + 5)  # 16 MiB and a little: a block of 18 MiB
+LARGE = (2048, 2048 + 5)  # 16 MiB and a little: a pageable block of 18 MiB
 BLOCK = 18 << 20
+MID = (1030, 1100)  # 4.3 MiB: a locked block of 6 MiB
+MID_BLOCK = 6 << 20
 
 
 class PageLocks:
@@ -50,21 +53,30 @@ def address(array):
     return array.__array_interface__["data"][0]
 
 
-def test_a_large_result_is_a_writable_float32_array_of_its_shape_in_a_locked_block(locks):
+def test_a_large_result_is_a_writable_float32_array_of_its_shape_in_a_pageable_block(locks):
     C = results.result_array(LARGE)
     assert C.shape == LARGE and C.dtype == np.float32 and C.flags.c_contiguous and C.flags.writeable
-    assert locks.locked == {address(C): BLOCK}
+    assert locks.locked == {}
     C[...] = 3.0
     assert C.sum(dtype=np.float64) == 3.0 * C.size
 
 
-def test_a_freed_result_gives_its_locked_block_to_the_next_result_of_its_size(locks):
-    C = results.result_array(LARGE)
-    first = address(C)
+def test_a_mid_sized_result_is_a_writable_float32_array_in_a_locked_block(locks):
+    C = results.result_array(MID)
+    assert C.shape == MID and C.dtype == np.float32 and C.flags.c_contiguous and C.flags.writeable
+    assert locks.locked == {address(C): MID_BLOCK}
+    C[...] = 2.0
+    assert C.sum(dtype=np.float64) == 2.0 * C.size
+
+
+@pytest.mark.parametrize("shape", [LARGE, MID])
+def test_a_freed_result_gives_its_block_to_the_next_result_of_its_size(locks, shape):
+    C = results.result_array(shape)
+    first, locked = address(C), dict(locks.locked)
     del C
     gc.collect()
-    again = results.result_array(LARGE)
-    assert address(again) == first and locks.locked == {first: BLOCK} and locks.unlocks == 0
+    again = results.result_array(shape)
+    assert address(again) == first and locks.locked == locked and locks.unlocks == 0
 
 
 def test_a_view_keeps_the_block_until_it_goes_too(locks):
@@ -77,33 +89,47 @@ def test_a_view_keeps_the_block_until_it_goes_too(locks):
     assert address(again) != first and view.sum() == view.size
 
 
-def test_kept_results_take_the_spare_that_the_last_new_block_started(locks):
+def test_kept_large_results_take_the_spare_that_the_last_new_block_started(locks):
     kept = [results.result_array(LARGE) for _ in range(4)]
-    assert len({address(C) for C in kept}) == 4 and set(locks.locked) == {address(C) for C in kept}
-    # One spare of the size waits, mapped but not locked: the pool is empty and the four results are alive.
+    assert len({address(C) for C in kept}) == 4
+    # One spare of the size waits: the pool is empty and the four results are alive.
     assert results.held_bytes() == BLOCK
 
 
-def test_the_pool_is_bounded_and_a_block_past_it_is_unlocked(locks, monkeypatch):
-    monkeypatch.setattr(results, "POOL_LIMIT_BYTES", 40 << 20)
-    kept = [results.result_array(LARGE) for _ in range(3)]
-    del kept
-    gc.collect()
-    assert results.held_bytes() == 2 * BLOCK + BLOCK  # two of three blocks pooled, and the spare
-    assert len(locks.locked) == 2 and locks.unlocks == 1
+def test_kept_mid_sized_results_are_locked_each_and_leave_no_spare(locks):
+    kept = [results.result_array(MID) for _ in range(3)]
+    assert set(locks.locked) == {address(C) for C in kept} and results.held_bytes() == 0
 
 
-def test_release_unlocks_and_frees_the_pool(locks):
-    kept = [results.result_array(LARGE) for _ in range(2)]
+def test_a_large_result_back_in_the_pool_starts_no_spare(locks):
+    C = results.result_array(LARGE)
+    spare = results.held_bytes()
+    del C
+    gc.collect()
+    C = results.result_array(LARGE)  # the freed block, from the pool
+    assert results.held_bytes() == spare == BLOCK
+
+
+def test_the_pool_is_bounded_and_a_locked_block_past_it_is_unlocked(locks, monkeypatch):
+    monkeypatch.setattr(results, "POOL_LIMIT_BYTES", 2 * MID_BLOCK)
+    kept = [results.result_array(MID) for _ in range(3)]
     del kept
     gc.collect()
+    assert results.held_bytes() == 2 * MID_BLOCK and len(locks.locked) == 2 and locks.unlocks == 1
+
+
+def test_release_unlocks_and_frees_the_pool_and_the_spare(locks):
+    kept = [results.result_array(MID) for _ in range(2)] + [results.result_array(LARGE)]
+    del kept
+    gc.collect()
+    assert results.held_bytes() == 2 * MID_BLOCK + 2 * BLOCK  # the pooled blocks and the large size's spare
     results.release()
     assert results.held_bytes() == 0 and locks.locked == {}
 
 
 def test_past_the_lock_limit_results_stay_pageable(locks, monkeypatch):
-    monkeypatch.setattr(results, "LOCKED_LIMIT_BYTES", 2 * BLOCK)
-    kept = [results.result_array(LARGE) for _ in range(3)]
+    monkeypatch.setattr(results, "LOCKED_LIMIT_BYTES", 2 * MID_BLOCK)
+    kept = [results.result_array(MID) for _ in range(3)]
     assert len(locks.locked) == 2 and address(kept[2]) not in locks.locked
     kept[2][...] = 2.0
     assert kept[2].sum(dtype=np.float64) == 2.0 * kept[2].size
@@ -111,7 +137,7 @@ def test_past_the_lock_limit_results_stay_pageable(locks, monkeypatch):
 
 def test_a_refused_lock_leaves_a_working_pageable_result(locks):
     locks.refuse = True
-    C = results.result_array(LARGE)
+    C = results.result_array(MID)
     C[...] = 1.0
     assert locks.locked == {} and C.sum(dtype=np.float64) == C.size
 
@@ -122,9 +148,10 @@ def test_small_results_are_ordinary_arrays(locks):
 
 
 def test_memory_held_counts_the_blocks_and_release_memory_frees_them(locks):
-    kept = results.result_array(LARGE)
+    kept = [results.result_array(LARGE), results.result_array(MID)]
     del kept
     gc.collect()
-    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * BLOCK  # pooled, and the spare
+    # Both pooled, and the large size's spare.
+    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * BLOCK + MID_BLOCK
     matmul_opt.release_memory()
     assert matmul_opt.memory_held()["result_blocks"] == 0 and locks.locked == {}
