@@ -66,7 +66,7 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
         _take_returned()
         block = _from_pool(size)
         if block is None and size < PAGEABLE_FROM_BYTES:
-            block = np.empty(size, np.uint8)
+            block = _new_block(size)
             _lock_pages(block)
         elif block is None:
             if _spare is not None and _spare[0].nbytes == size:
@@ -114,10 +114,18 @@ def _from_pool(size: int) -> np.ndarray | None:
     return _pool[size].pop() if _pool[size] else None
 
 
+def _new_block(size: int) -> np.ndarray:
+    """`size` bytes of new memory from a page boundary: a block then has its pages, which locking works on, to
+    itself, shared with no other allocation (another locked block's included)."""
+    memory = np.empty(size + _PAGE, np.uint8)
+    start = -memory.ctypes.data % _PAGE
+    return memory[start:start + size]
+
+
 def _mapped_block(size: int, pieces: int) -> tuple[np.ndarray, list]:
     """A new block of `size` bytes, and the futures of the background threads that map its pages, not waited for
     (none where the system cannot: its pages are then mapped as the call's copies first write them)."""
-    block = np.empty(size, np.uint8)
+    block = _new_block(size)
     madvise = _populate_call()
     if not madvise:
         return block, []
