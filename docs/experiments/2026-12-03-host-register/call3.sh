@@ -2,8 +2,7 @@
 # Device call 3, on main with the policy landed (page-locked blocks from 1 to 16 MiB, the pageable pool and spare
 # from 16 MiB): the host path's tests, tools.host_patterns, the report of results/latest (every rung of the README
 # at 512 to 8192 and the ragged and long-K shapes, ozaki_int8 among them, each timing after 0.5 s of rest; the
-# sustained table at 4096^3 and 8192^3), the shape grid with best and the dispatchers per accuracy beside cuBLAS,
-# and asv's host-path patterns at this commit.
+# sustained table at 4096^3 and 8192^3), and asv's host-path patterns at this commit.
 export OUT=${OUT:-/tmp/out}
 D=docs/experiments/2026-12-03-host-register
 R=results/latest
@@ -16,8 +15,6 @@ step patterns bash -c "timeout 90 python3 -m tools.host_patterns --json $D/logs/
 pack
 KERNELS="naive optimized advanced warptile pipelined splitk tma streamk best mma_tf32 wgmma_tf32 wgmma_3xtf32 ozaki_int8 cublas cublas_tf32"
 step report bash -c "timeout 270 python3 -m matmul_opt --kernels $KERNELS --sizes 512 1024 1536 2048 3072 4096 8192 4095x4097x4093 8192x8192x512 256x256x65536 1025x1023x1021 --sustained-sizes 4096 8192 --json $R/report-h200.json 2>/dev/null > $R/report-h200.txt; tail -32 $R/report-h200.txt"
-pack
-step grid bash -c "timeout 90 python3 -m matmul_opt --kernels best_fp32_accurate best_tf32 best cublas cublas_tf32 --sizes 2048 4096 8192 --accuracy-k --rest 0.2 --grid best best_tf32 best_fp32_accurate cublas_tf32 --json $R/report-grid-h200.json 2>/dev/null > $R/report-grid-h200.txt; grep -E 'geometric' $R/report-grid-h200.txt"
 pack
 M=$(python3 -m benchmarks.machine)
 step asv bash -c "timeout 110 python3 -m asv run --python=same --set-commit-hash=$(git rev-parse HEAD) --machine $M --bench 'bench_host_patterns' > $D/logs/call3-asv.log 2>&1; tail -5 $D/logs/call3-asv.log"
