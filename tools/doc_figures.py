@@ -146,6 +146,7 @@ CHAPTERS = [
     ("docs/tutorial/13-mma_tf32.md", "mma_tf32", "pipelined", "cublas_tf32"),
     ("docs/tutorial/14-wgmma_tf32.md", "wgmma_tf32", "mma_tf32", "cublas_tf32"),
     ("docs/tutorial/15-wgmma_3xtf32.md", "wgmma_3xtf32", "wgmma_tf32", "cublas"),
+    ("docs/tutorial/17-ozaki_int8.md", "ozaki_int8", "wgmma_3xtf32", "cublas"),
 ]
 CHAPTER_HEADER = "| size | TFLOPS | the rung below | gain | share of cuBLAS |"
 

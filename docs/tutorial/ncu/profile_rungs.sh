@@ -20,7 +20,7 @@ while read -r kernel m n k; do
         --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section WarpStateStats --section SchedulerStats --metrics "$METRICS" \
         python3 docs/tutorial/ncu/one_product.py "$kernel" "$m" "$n" "$k" > "$OUT/ncu-$kernel.full.txt" 2>&1
-    grep -E "^  [a-zA-Z_].*\(|relative error|Duration|Compute \(SM\) Throughput|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per Thread|Block Size|Grid Size|Issue Slots Busy|Issued Warp Per Scheduler|No Eligible|Eligible Warps Per Scheduler|Warp Cycles Per Issued|bank_conflicts|wavefronts_mem_shared|stalled_" \
+    grep -E "^  [a-zA-Z_<].*\(|relative error|Duration|Compute \(SM\) Throughput|DRAM Throughput|Memory Throughput|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per Thread|Block Size|Grid Size|Issue Slots Busy|Issued Warp Per Scheduler|No Eligible|Eligible Warps Per Scheduler|Warp Cycles Per Issued|bank_conflicts|wavefronts_mem_shared|stalled_" \
         "$OUT/ncu-$kernel.full.txt" > "$OUT/ncu-$kernel.txt"
     echo "== $kernel $m x $n x $k: $(wc -l < "$OUT/ncu-$kernel.txt") lines"
 done <<'SHAPES'
@@ -38,4 +38,5 @@ longk 32 32 300000
 mma_tf32 4096 4096 4096
 wgmma_tf32 4096 4096 4096
 wgmma_3xtf32 4096 4096 4096
+ozaki_int8 4096 4096 4096
 SHAPES

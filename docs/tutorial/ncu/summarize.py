@@ -13,7 +13,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RUNGS = ["naive", "optimized", "advanced", "warptile", "pipelined", "splitk", "tma", "streamk", "skinny", "shortk",
-         "longk", "mma_tf32", "wgmma_tf32", "wgmma_3xtf32"]
+         "longk", "mma_tf32", "wgmma_tf32", "wgmma_3xtf32", "ozaki_int8"]
 UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 HEADER = """# Nsight Compute on each rung (H200)
 
