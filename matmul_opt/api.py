@@ -104,7 +104,7 @@ def run(kernel: str, A, B, out=None, *, alpha: float = 1.0, beta: float = 0.0, s
     NumPy operands (the host path): streamed to the GPU and back in panels, finished when run() returns; any
     memory layout works (Fortran order and .T views go as op = T, without a copy; other strides are copied first);
     pinned arrays (empty_pinned) are copied at DMA speed; the result is a NumPy array in memory the library
-    recycles (pinned from 1 MiB, pageable from 16 MiB: matmul_opt.results says why); an `out` that shares memory
+    recycles (page-locked from 1 MiB, pageable from 16 MiB: matmul_opt.results says why); an `out` that shares memory
     with A or B is computed through a copy. GPU operands (anything with __cuda_array_interface__ or DLPack): the work is enqueued on
     `stream` (a handle, or an object with .ptr or .cuda_stream), else on the producer's stream, ordered after the
     producer's pending writes, and run() returns without waiting; the result is an array of A's library (CuPy,
