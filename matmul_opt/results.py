@@ -50,7 +50,7 @@ _lock = threading.Lock()
 _pool: dict[int, list[np.ndarray]] = collections.defaultdict(list)  # free blocks by size
 _returned: collections.deque = collections.deque()  # blocks of freed results, moved into the pool under the lock
 _locked: dict[int, int] = {}  # the page-locked blocks, alive and pooled: size by address
-_spare: tuple[np.ndarray, list] | None = None  # a block and the futures of its mapping
+_spare: np.ndarray | None = None
 _workers: ThreadPoolExecutor | None = None
 _madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False once found missing
 
@@ -69,11 +69,11 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
             block = _new_block(size)
             _lock_pages(block)
         elif block is None:
-            if _spare is not None and _spare[0].nbytes == size:
-                (block, _), _spare = _spare, None
+            if _spare is not None and _spare.nbytes == size:
+                block, _spare = _spare, None
             else:
-                block, _ = _mapped_block(size, _MAPPING_THREADS)
-            if _spare is None or _spare[0].nbytes != size:
+                block = _mapped_block(size, _MAPPING_THREADS)
+            if _spare is None or _spare.nbytes != size:
                 _spare = _mapped_block(size, _SPARE_THREADS)
     # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
     # may run in any thread, inside this module's locked code too, so it takes no lock.
@@ -122,18 +122,16 @@ def _new_block(size: int) -> np.ndarray:
     return memory[start:start + size]
 
 
-def _mapped_block(size: int, pieces: int) -> tuple[np.ndarray, list]:
-    """A new block of `size` bytes, and the futures of the background threads that map its pages, not waited for
-    (none where the system cannot: its pages are then mapped as the call's copies first write them)."""
+def _mapped_block(size: int, pieces: int) -> np.ndarray:
+    """A new block of `size` bytes whose pages background threads map (where the system can), not waited for: the
+    call's copies may write them meanwhile, and mapping a page that is freed or mapped already does no harm."""
     block = _new_block(size)
-    madvise = _populate_call()
-    if not madvise:
-        return block, []
-    first = -(-block.ctypes.data // _PAGE) * _PAGE
-    pages = (block.ctypes.data + size - first) // _PAGE
-    bounds = [first + pages * i // pieces * _PAGE for i in range(pieces + 1)]
-    return block, [_workers.submit(madvise, start, end - start, _MADV_POPULATE_WRITE)
-                   for start, end in zip(bounds, bounds[1:])]
+    if _populate_call():
+        first = block.ctypes.data  # a page boundary
+        bounds = [first + size // _PAGE * i // pieces * _PAGE for i in range(pieces + 1)]
+        for start, end in zip(bounds, bounds[1:]):
+            _workers.submit(_madvise, start, end - start, _MADV_POPULATE_WRITE)
+    return block
 
 
 def _populate_call():
@@ -157,7 +155,7 @@ def held_bytes() -> int:
     """Bytes of result blocks the library keeps for later results: the pool and the spare."""
     with _lock:
         _take_returned()
-        return _pool_bytes() + (_spare[0].nbytes if _spare is not None else 0)
+        return _pool_bytes() + (_spare.nbytes if _spare is not None else 0)
 
 
 def release() -> None:
@@ -169,9 +167,6 @@ def release() -> None:
             for block in blocks:
                 _unlock_pages(block)
         _pool.clear()
-        if _spare is not None:
-            for piece in _spare[1]:
-                piece.result()
         _spare = None
 
 

@@ -114,16 +114,21 @@ constexpr int kManyWaves = 3, kManyWavesMinEfficiencyPct = 94;
 // Split-K is considered from this K on (with core/schedule/split_k.h's policy), for configurations that split.
 constexpr int kSplitMinK = 512;
 
-constexpr const ConfigDesc* step_down(const ConfigDesc* config, bool past_short_k) {
+constexpr const StepDown* step_down_entry(const ConfigDesc* config) {
     for (const StepDown& s : kStepDowns)
-        if (s.from == config) return past_short_k && s.to_past_short_k != nullptr ? s.to_past_short_k : s.to;
+        if (s.from == config) return &s;
     return nullptr;
 }
 
+constexpr const ConfigDesc* step_down(const ConfigDesc* config, bool past_short_k) {
+    const StepDown* s = step_down_entry(config);
+    if (s == nullptr) return nullptr;
+    return past_short_k && s->to_past_short_k != nullptr ? s->to_past_short_k : s->to;
+}
+
 constexpr const ConfigDesc* over_many_waves(const ConfigDesc* config) {
-    for (const StepDown& s : kStepDowns)
-        if (s.from == config) return s.over_many_waves;
-    return nullptr;
+    const StepDown* s = step_down_entry(config);
+    return s == nullptr ? nullptr : s->over_many_waves;
 }
 
 constexpr bool step_downs_end() {

@@ -63,7 +63,6 @@ __host__ __device__ inline int residue_of(int x, const OzakiModulus& mod) {
     return residue_of(x >> 16, unsigned(x) & 0xffffu, mod);
 }
 
-
 // An operand's lines as op(X) reads them: `lines` lines of `k` elements from x with leading dimension ld, each line
 // a stored row (k_contiguous) or a stored column.
 struct OperandLines {
