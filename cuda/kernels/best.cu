@@ -77,8 +77,7 @@ const ConfigDesc* const kCatalogue[] = {
     &tma::k128x256x32,       &tma::k128x128x16,       &tma::k128x64x32,        &tma::k128x256x32k16,
     &streamk::k128x256x32,   &streamk::k128x128x16,   &streamk::k128x256x32Tail3,
     &pipelined::k32x128x16,  &pipelined::k128x32x16,  &pipelined::k64x128x16,  &skinny::kPlanned,
-    &shortk::kConfig,        &longk::kPlanned,         &pipelined::k64x128x16Wide, &pipelined::k64x128x8,
-    &pipelined::k64x64x8,
+    &shortk::kConfig,        &longk::kPlanned,
 };
 constexpr int kCatalogueSize = int(sizeof(kCatalogue) / sizeof(kCatalogue[0]));
 

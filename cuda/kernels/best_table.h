@@ -29,7 +29,7 @@ inline constexpr int kSkinnyMaxRows = 8;
 inline constexpr int kSkinnyMaxColumns = 24;
 
 // K up to this: the shortk kernel (fastest at every K up to it, squares of 3072 and 6144).
-inline constexpr int kShortkMaxK = 4;
+inline constexpr int kShortkMaxK = 8;
 
 // Panels (against a large side of 4096 at K = 1024 and 4096, the split-K rule's slices; each K's rows apply
 // up to halfway, geometrically, to the next K swept).
@@ -40,16 +40,12 @@ inline constexpr PanelRow kPanelRows[] = {
     {2048, 128, "tma 128x64x32", "tma 128x64x32"},
     {2048, 192, "pipelined 64x128x16", "pipelined 128x64x16"},
     {2048, 256, "pipelined 128x256x16", "pipelined 128x256x16"},
-    {2048, 320, "pipelined 64x128x8", "pipelined 128x64x16"},
-    {2048, 384, "streamk 128x128x16", "streamk 128x128x16"},
-    {INT_MAX, 32, "pipelined 32x128x16", "tma 128x64x32"},
+    {INT_MAX, 32, "pipelined 32x128x16", "pipelined 128x32x16"},
     {INT_MAX, 64, "pipelined 64x128x16", "tma 128x64x32"},
     {INT_MAX, 96, "pipelined 32x128x16", "tma 128x128x16"},
     {INT_MAX, 128, "pipelined 128x256x16", "tma 128x128x16"},
     {INT_MAX, 192, "pipelined 64x128x16", "pipelined 128x64x16"},
     {INT_MAX, 256, "tma 128x256x32 k16", "tma 128x256x32 k16"},
-    {INT_MAX, 320, "pipelined 64x128x8", "streamk 128x128x16"},
-    {INT_MAX, 384, "streamk 128x128x16", "streamk 128x128x16"},
 };
 
 // A long K over a small C: K from kLongKMin and at most kLongKMaxMnPerSm output elements per SM (squares up to
@@ -61,23 +57,20 @@ inline constexpr int64_t kLongKMaxMnPerSm = 1986;
 inline constexpr int64_t kLongKSkinnyMaxMnPerSm = 11;
 
 inline constexpr Rate kLongKRates[] = {
-    {"pipelined 128x256x16", 48.04},
-    {"pipelined 128x128x16", 40.46},
-    {"pipelined 128x64x16", 40.89},
-    {"pipelined 64x64x16", 35.97},
-    {"tma 128x256x32", 46.76},
-    {"tma 128x128x16", 47.01},
-    {"tma 128x64x32", 43.75},
-    {"tma 128x256x32 k16", 50.21},
-    {"streamk 128x256x32", 12.31},
-    {"streamk 128x128x16", 13.45},
+    {"pipelined 128x256x16", 48.92},
+    {"pipelined 128x128x16", 40.24},
+    {"pipelined 128x64x16", 40.98},
+    {"pipelined 64x64x16", 36.07},
+    {"tma 128x256x32", 46.86},
+    {"tma 128x128x16", 47.43},
+    {"tma 128x64x32", 43.81},
+    {"tma 128x256x32 k16", 50.27},
+    {"streamk 128x256x32", 12.12},
+    {"streamk 128x128x16", 13.46},
     {"streamk 128x256x32 tail3", 9.7},
-    {"pipelined 32x128x16", 38.11},
-    {"pipelined 128x32x16", 28.58},
-    {"pipelined 64x128x16", 43.63},
-    {"pipelined 64x128x16 wide warps", 42.43},
-    {"pipelined 64x128x8", 42.25},
-    {"pipelined 64x64x8", 35.93},
+    {"pipelined 32x128x16", 38.47},
+    {"pipelined 128x32x16", 28.89},
+    {"pipelined 64x128x16", 44.01},
 };
 
 // A long K over a C that one longk tile covers (both sides up to 32): the skinny kernel where C's smaller side is
@@ -87,18 +80,17 @@ inline constexpr int kLongkMinSmallSide = 8;
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.
-inline constexpr double kCutTileFmasPerSmPerUs = 139500;
-inline constexpr double kCutEdgeBytesPerUs = 2870000;
+inline constexpr double kCutTileFmasPerSmPerUs = 142000;
+inline constexpr double kCutEdgeBytesPerUs = 2910000;
 
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
 
 inline constexpr Row kShortKRows[] = {
     {15887, "pipelined 32x128x16"},  // fastest at 1024^2, K = 32
-    {47662, "pipelined 64x128x8"},  // fastest at 2048^2, K = 32
-    {95325, "pipelined 64x128x16"},  // fastest at 3072^2, K = 32
-    {190650, "pipelined 64x128x8"},  // fastest at 4096^2, K = 32
-    {INT64_MAX, "pipelined 64x128x16 wide warps"},  // fastest at 6144^2, 8192^2, K = 32
+    {47662, "pipelined 128x256x16"},  // fastest at 2048^2, K = 32
+    {381300, "pipelined 64x128x16"},  // fastest at 3072^2, 4096^2, 6144^2, K = 32
+    {INT64_MAX, "pipelined 128x64x16"},  // fastest at 8192^2, K = 32
 };
 
 inline constexpr Row kRows[] = {

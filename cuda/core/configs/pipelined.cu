@@ -34,15 +34,6 @@ constexpr FfmaTile kTile128x32x16{.block = {128, 32, 16}, .warp = {32, 32}, .sta
 constexpr FfmaTile kTile64x128x16{.block = {64, 128, 16}, .warp = {32, 64}, .stages = 4,
                                   .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 3};
 
-// C of a few tiles: 4 warps side by side, each spanning the block's rows (8x8 or 8x4 per thread), and a K step of
-// 8 in two of them, so that four or five blocks share an SM and the few tiles there hide each other's latency.
-constexpr FfmaTile kTile64x128x16Wide{.block = {64, 128, 16}, .warp = {64, 32}, .stages = 4,
-                                      .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 4};
-constexpr FfmaTile kTile64x128x8{.block = {64, 128, 8}, .warp = {64, 32}, .stages = 4,
-                                 .fma_order = FmaOrder::kSerpentine, .min_blocks_per_sm = 4};
-constexpr FfmaTile kTile64x64x8{.block = {64, 64, 8}, .warp = {64, 16}, .stages = 4,
-                                .fma_order = FmaOrder::kRows, .min_blocks_per_sm = 5};
-
 }  // namespace
 
 namespace pipelined {
@@ -54,8 +45,5 @@ constinit const gemm::ConfigDesc k64x64x16 = describe<kTile64x64x16>("pipelined 
 constinit const gemm::ConfigDesc k32x128x16 = describe<kTile32x128x16>("pipelined 32x128x16");
 constinit const gemm::ConfigDesc k128x32x16 = describe<kTile128x32x16>("pipelined 128x32x16");
 constinit const gemm::ConfigDesc k64x128x16 = describe<kTile64x128x16>("pipelined 64x128x16");
-constinit const gemm::ConfigDesc k64x128x16Wide = describe<kTile64x128x16Wide>("pipelined 64x128x16 wide warps");
-constinit const gemm::ConfigDesc k64x128x8 = describe<kTile64x128x8>("pipelined 64x128x8");
-constinit const gemm::ConfigDesc k64x64x8 = describe<kTile64x64x8>("pipelined 64x64x8");
 
 }  // namespace pipelined

@@ -13,8 +13,5 @@ extern const gemm::ConfigDesc k64x64x16;    // 4 warps of 32x32 (4x8 per thread)
 extern const gemm::ConfigDesc k32x128x16;   // 4 warps of 32x32 in a row: C with few rows
 extern const gemm::ConfigDesc k128x32x16;   // 4 warps of 32x32 in a column: C with few columns
 extern const gemm::ConfigDesc k64x128x16;   // 4 warps of 32x64 (4x16 per thread): panels of 33 to 64 rows
-extern const gemm::ConfigDesc k64x128x16Wide;  // 4 warps of 64x32 side by side (8x8 per thread): C of few tiles
-extern const gemm::ConfigDesc k64x128x8;       // the same warps at a K step of 8
-extern const gemm::ConfigDesc k64x64x8;        // 4 warps of 64x16 side by side (8x4 per thread), K step 8
 
 }  // namespace pipelined

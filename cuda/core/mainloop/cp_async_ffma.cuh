@@ -7,7 +7,6 @@
 #include "core/config.h"
 #include "core/copy/cp_async_tile.cuh"
 #include "core/device.h"
-#include "core/epilogue/cluster_sum.cuh"
 #include "core/epilogue/direct_store.cuh"
 #include "core/launch.h"
 #include "core/mma/ffma_sums.cuh"
@@ -25,21 +24,16 @@ struct Parts {
     using Copy = gemm::CpAsyncTileCopy<kTile, OpA, OpB, kAligned>;
     using Ring = gemm::CpAsyncRing<kTile.stages>;
     static constexpr int BM = kTile.block.m, BN = kTile.block.n, BK = kTile.block.k;
-    using ClusterSum = gemm::ClusterSum<BM, BN>;
     static constexpr int kSmemBytes = int(sizeof(typename Copy::Storage));
-    // A cluster's blocks put their tiles where the ring was.
-    static constexpr int kClusterSmemBytes = kSmemBytes > ClusterSum::kSmemBytes ? kSmemBytes : ClusterSum::kSmemBytes;
     static_assert(Copy::valid() && kTile.warps_m() * Warp::kWM == BM && kTile.warps_n() * Warp::kWN == BN &&
                       kTile.threads() <= 1024,
                   "tile configuration violates the copy-map / warp-tile constraints");
     static_assert(kTile.k_body() == BK && BK % 2 == 0,
                   "one straight k body per stage, whose fragment buffers alternate across k");
     static_assert(gemm::fits_shared_memory(kSmemBytes, kTile.min_blocks_per_sm), "shared memory over the limits");
-    static_assert(gemm::fits_shared_memory(kClusterSmemBytes, 1), "a cluster's tile over the shared memory limit");
 };
 
-// One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z); the slices of a tile write theirs to
-// `out`, or, as one cluster (out.cluster_sum), add them up and write the sum to C. The fragments of the warp tile are
+// One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z). The fragments of the warp tile are
 // register double-buffered: the k+1 fragments load while the k FMAs run, and the next stage's first fragments
 // load under the last k's FMAs. Order: the order of each thread's sums over K (core/mma/ffma_sums.cuh).
 template <class Tile, class OpA, class OpB, bool kAligned, class Order = gemm::SequentialOrder>
@@ -92,23 +86,17 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
     // commit group is empty) and the values are never used.
 
     float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
-    if (out.cluster_sum)
-        P::ClusterSum::template store<Warp, kAligned>(sum.result(), smem_raw, row0, col0, c_tile, out.ld, m_rem, n_rem);
-    else
-        gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);
+    gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);
 }
 
 template <FfmaTile kTile, class OpA, class OpB, bool kAligned, class Order>
 mm_status launch_slices_as(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
                            cudaStream_t stream) {
-    using P = Parts<kTile, OpA, OpB, kAligned>;
+    constexpr int kSmemBytes = Parts<kTile, OpA, OpB, kAligned>::kSmemBytes;
     constexpr auto kernel = &cp_async_ffma_kernel<gemm::FfmaTileType<kTile>, OpA, OpB, kAligned, Order>;
-    MM_TRY(gemm::allow_shared_memory<kernel>(P::kClusterSmemBytes, "cudaFuncSetAttribute(pipelined)"));
+    MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute(pipelined)"));
     const dim3 grid(tiles_of(g.M, kTile.block.m) * tiles_of(g.N, kTile.block.n), 1, unsigned(splits));
-    if (out.cluster_sum)
-        return gemm::launch_in_clusters(unsigned(splits), kernel, grid, kTile.threads(), P::kClusterSmemBytes, stream,
-                                        "pipelined", g, ktiles_per_split, out);
-    return gemm::launch(kernel, grid, kTile.threads(), P::kSmemBytes, stream, "pipelined", g, ktiles_per_split, out);
+    return gemm::launch(kernel, grid, kTile.threads(), kSmemBytes, stream, "pipelined", g, ktiles_per_split, out);
 }
 
 template <FfmaTile kTile, class Order = gemm::SequentialOrder>
@@ -127,25 +115,9 @@ mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gem
     });
 }
 
-// split_k.h's ClustersFit for kTile, asked of its op N·N, vector-aligned instantiation, whose block size and shared
-// memory the others share.
-template <FfmaTile kTile>
-mm_status clusters_fit(const GemmArgs& g, int splits, bool* fit) {
-    using P = Parts<kTile, OpN, OpN, true>;
-    constexpr auto kernel = &cp_async_ffma_kernel<gemm::FfmaTileType<kTile>, OpN, OpN, true>;
-    *fit = false;
-    if (gemm::machine_code_of<kernel>() < 90) return MM_OK;
-    MM_TRY(gemm::allow_shared_memory<kernel>(P::kClusterSmemBytes, "cudaFuncSetAttribute(pipelined)"));
-    int clusters = 0;
-    MM_TRY((gemm::max_active_clusters<kernel, gemm::kMaxClusterSlices>(splits, kTile.threads(), P::kClusterSmemBytes,
-                                                                       &clusters)));
-    *fit = int64_t(clusters) >= gemm::output_tiles(g, kTile.block);
-    return MM_OK;
-}
-
 template <FfmaTile kTile>
 mm_status launch(const GemmArgs& g, int splits, cudaStream_t stream) {
-    return gemm::run_split_k_in_clusters(g, splits, kTile.block.k, &launch_slices<kTile>, &clusters_fit<kTile>, stream);
+    return gemm::run_split_k(g, splits, kTile.block.k, &launch_slices<kTile>, stream);
 }
 
 template <FfmaTile kTile>

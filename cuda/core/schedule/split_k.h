@@ -33,17 +33,11 @@ inline constexpr int kTf32MaxChainK = 16384;
 int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm);
 
 // Where each slice writes its product (not accumulated): slice z at base + z * slice_stride, leading dimension ld.
-// cluster_sum: the slices of a tile run as one thread block cluster along z, which adds them up and writes the sum
-// at base (C itself; slice_stride 0).
 struct SliceOutput {
     float* base;
     int64_t ld;
     int64_t slice_stride;
-    bool cluster_sum = false;
 };
-
-// The most K slices one cluster adds up (the portable cluster size).
-inline constexpr int kMaxClusterSlices = 8;
 
 // Enqueues a kernel over `splits` slices of ktiles_per_split K tiles each (slice z covers K tiles
 // [z * ktiles_per_split, min(k tiles, (z + 1) * ktiles_per_split))).
@@ -55,16 +49,5 @@ using SliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_pe
 // and the reduction sums them into C, in `order`.
 mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
                       ReduceOrder order = ReduceOrder::kSliceOrder);
-
-// Whether g's tiles, each one cluster of `splits` blocks, all run at once on the current GPU (a cluster's blocks
-// share one GPC, so fewer clusters than SMs / splits may fit); false where clusters do not run.
-using ClustersFit = mm_status (*)(const GemmArgs& g, int splits, bool* fit);
-
-// As run_split_k (in slice order), for a launcher whose kernel can add up a cluster's slices
-// (SliceOutput::cluster_sum): where the slices are at most kMaxClusterSlices and `fit` says that every tile's
-// cluster runs in the first wave, each tile's slices run as one cluster, with no workspace and no reduction kernel.
-// Clusters that would wait for a second wave cost more than the reduction saves, and the workspace path runs.
-mm_status run_split_k_in_clusters(const GemmArgs& g, int splits, int bk, SliceLauncher launch, ClustersFit fit,
-                                  cudaStream_t stream);
 
 }  // namespace gemm

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device call 4 of the few-tiles record, on the landing commit: the cluster sum only where every tile's cluster fits
+# Device call 4 of the few-tiles record, on commit 2e1d9be (not landed): the cluster sum only where every tile's cluster fits
 # in the first wave (cudaOccupancyMaxActiveClusters), and best's tables from call 2's tuner run. probe.py's times,
 # the GPU tests of every configuration of best and of the op combinations, and asv's grid and Sgemm suites at this
 # commit (results/asv).
