@@ -11,8 +11,8 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 (forced through mm_best_force), and the fastest makes the row:
 - skinny: C of S rows (and of S columns) against 4096 x 4096, S from 1 to 32: the skinny kernel up to the
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
-- shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it wins
-  every shape (kShortkMaxK);
+- shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it beats,
+  at every shape, the configuration that the short-K table names for it (kShortkMaxK);
 - panels: C of S rows (and of S columns) against a large side of 4096 at K = 1024 and 4096, S from 24 to 256,
   with the split-K rule's slices: at each K, the fastest tile for each orientation, a row per S up to where it
   changes; each K's rows apply up to halfway (geometrically) to the next K swept (kPanelRows);
@@ -183,12 +183,11 @@ def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str,
     return rows
 
 
-def largest_won(measurements: list[dict], feature, name: str) -> int:
-    """The largest value of feature(row) up to which configuration `name` is the fastest at every shape of the
-    measurements (0: none)."""
+def largest_won(measurements: list[dict], feature, wins) -> int:
+    """The largest value of feature(row) up to which wins(row) holds at every shape of the measurements (0: none)."""
     best = 0
     for value in sorted({feature(row) for row in measurements}):
-        if not all(fastest(row) == name for row in measurements if feature(row) == value):
+        if not all(wins(row) for row in measurements if feature(row) == value):
             break
         best = value
     return best
@@ -197,12 +196,22 @@ def largest_won(measurements: list[dict], feature, name: str) -> int:
 def skinny_max_side(measurements: list[dict]) -> int:
     """The largest small side up to which the skinny kernel is the fastest at every shape of the measurements (0:
     none)."""
-    return largest_won(measurements, lambda row: min(row["M"], row["N"]), SKINNY_NAME)
+    return largest_won(measurements, lambda row: min(row["M"], row["N"]), lambda row: fastest(row) == SKINNY_NAME)
 
 
-def shortk_max_k(measurements: list[dict]) -> int:
-    """The largest K up to which the shortk kernel is the fastest at every shape of the measurements (0: none)."""
-    return largest_won(measurements, lambda row: row["K"], SHORTK_NAME)
+def by_mn_per_sm(rows: list[tuple[int | str, str, list[int]]], M: int, N: int, sms: int) -> str:
+    """The configuration of a table_rows table for an M x N C, as best looks it up (integer outputs per SM)."""
+    mn_per_sm = M * N // sms
+    return next(config for bound, config, _ in rows if bound == "INT64_MAX" or mn_per_sm <= bound)
+
+
+def shortk_max_k(measurements: list[dict], short_k_rows: list[tuple[int | str, str, list[int]]], sms: int) -> int:
+    """The largest K up to which the shortk kernel is faster, at every shape of the measurements, than what best
+    runs there without it: the short-K table's configuration (short_k_rows) for the shape (0: none). Not the fastest
+    tile of each shape: a tile can win at K = 8 and yet never run there, where the table, measured at another K,
+    names another."""
+    return largest_won(measurements, lambda row: row["K"],
+                       lambda row: row["ms"][SHORTK_NAME] <= row["ms"][by_mn_per_sm(short_k_rows, row["M"], row["N"], sms)])
 
 
 def long_k_rule(measurements: list[dict], sms: int) -> dict:
@@ -318,13 +327,14 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
     {input kind: {kernel: {K: error}}})."""
     of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
     skinny = of("skinny")
+    short_k = table_rows(of("short_k"), sms)
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
-            "shortk_max_k": shortk_max_k(of("shortk")),
+            "shortk_max_k": shortk_max_k(of("shortk"), short_k, sms),
             "longk_min_small_side": skinny_max_side(of("long_k_thin")),  # where skinny beats longk
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
-            "short_k": table_rows(of("short_k"), sms), "squares": table_rows(of("squares"), sms),
+            "short_k": short_k, "squares": table_rows(of("squares"), sms),
             "precision": {cls: min_intensities(of("precision"), kernel) for cls, kernel in TENSOR_KERNELS.items()},
             "accurate_min_k": accurate_min_k(integer_ks(accuracy or {}))}
 
@@ -368,7 +378,8 @@ struct PanelRow {{
 inline constexpr int kSkinnyMaxRows = {t["skinny_max_rows"]};
 inline constexpr int kSkinnyMaxColumns = {t["skinny_max_columns"]};
 
-// K up to this: the shortk kernel (fastest at every K up to it, squares of {" and ".join(map(str, SHORTK_SIZES))}).
+// K up to this: the shortk kernel (faster than the short-K table's configuration at every K up to it, squares of
+// {" and ".join(map(str, SHORTK_SIZES))}).
 inline constexpr int kShortkMaxK = {t["shortk_max_k"]};
 
 // Panels (against a large side of {AGAINST} at K = {" and ".join(map(str, t["panel_ks"]))}, the split-K rule's slices; each K's rows apply

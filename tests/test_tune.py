@@ -45,14 +45,23 @@ def test_the_skinny_kernel_takes_the_sides_below_the_first_it_loses():
     assert skinny_max_side(rows[:2]) == 1 and skinny_max_side([row(2, 4096, True)]) == 0
 
 
-def test_the_shortk_kernel_takes_the_ks_below_the_first_it_loses():
-    def row(size, K, winner):
-        return {"sweep": "shortk", "M": size, "N": size, "K": K, "ms": {"shortk": 1.0, "other": 2.0 if winner else 0.5}}
+def test_the_shortk_kernel_takes_the_ks_below_the_first_it_loses_to_the_short_k_tables_choice():
+    sms = 100
+    table = [(3072 * 3072 // sms, "small", [3072]), ("INT64_MAX", "large", [6144])]  # table_rows' form
+
+    def row(size, K, winner, faster_elsewhere=0.5):
+        chosen = "small" if size == 3072 else "large"
+        other = "large" if chosen == "small" else "small"
+        return {"sweep": "shortk", "M": size, "N": size, "K": K,
+                "ms": {"shortk": 1.0, chosen: 2.0 if winner else 0.5, other: faster_elsewhere}}
 
     rows = [row(3072, 1, True), row(6144, 1, True), row(3072, 4, True), row(6144, 4, True), row(3072, 8, True),
             row(6144, 8, False), row(3072, 16, True), row(6144, 16, True)]
-    assert shortk_max_k(rows) == 4  # at 8 the larger square went to another configuration
-    assert shortk_max_k(rows[:4]) == 4 and shortk_max_k([row(3072, 2, False)]) == 0
+    assert shortk_max_k(rows, table, sms) == 4  # at 8 the larger square's table choice beat it
+    assert shortk_max_k(rows[:4], table, sms) == 4 and shortk_max_k([row(3072, 2, False)], table, sms) == 0
+    # A configuration faster than shortk that the table does not name there does not take the K from shortk.
+    assert shortk_max_k([row(3072, 8, True, faster_elsewhere=0.1), row(6144, 8, True, faster_elsewhere=0.1)],
+                        table, sms) == 8
 
 
 def test_the_long_k_rule_takes_skinny_up_to_its_first_loss_and_every_rate_at_the_largest_square():

@@ -28,7 +28,8 @@ struct PanelRow {
 inline constexpr int kSkinnyMaxRows = 8;
 inline constexpr int kSkinnyMaxColumns = 24;
 
-// K up to this: the shortk kernel (fastest at every K up to it, squares of 3072 and 6144).
+// K up to this: the shortk kernel (faster than the short-K table's configuration at every K up to it, squares of
+// 3072 and 6144).
 inline constexpr int kShortkMaxK = 8;
 
 // Panels (against a large side of 4096 at K = 1024 and 4096, the split-K rule's slices; each K's rows apply
