@@ -94,8 +94,8 @@ MM_API mm_status mm_host_alloc(uint64_t bytes, void** p);
 MM_API mm_status mm_host_free(void* p);
 /* Page-locks `bytes` bytes of host memory the caller owns, from `p`, for every GPU (cudaHostRegister, portable), so
  * that the host path copies it where it lies; mm_host_unregister(p) undoes it and must come before the memory is
- * freed. Locking pages that are mapped already is much cheaper than a new pinned allocation; other threads' CUDA
- * calls wait while it runs. */
+ * freed. Locking pages that are mapped already is much cheaper than a new pinned allocation; other threads' copies
+ * were seen to wait while one thread locked and unlocked memory (docs/experiments/2026-12-03-host-register.md). */
 MM_API mm_status mm_host_register(void* p, uint64_t bytes);
 MM_API mm_status mm_host_unregister(void* p);
 

@@ -6,8 +6,8 @@ New memory is slow on two counts, mapping its pages and page-locking them, and b
 a new pinned allocation (cudaHostAlloc) is the slowest way; page-locking fresh pageable memory with
 cudaHostRegister, which maps the pages as it locks them, is several times cheaper for a few MiB, and for tens of MiB
 it costs more than the call that fills the block (docs/experiments/2026-12-03-host-register.md). So:
-- Results under LOCKED_FROM_BYTES come in ordinary memory: staging them costs less than asking whether they are
-  pinned.
+- Results under LOCKED_FROM_BYTES come in ordinary memory, as before this module locked any: the host path stages
+  them, and skips its pinned-memory query below 1 MiB (locking was not measured at these sizes).
 - Results from LOCKED_FROM_BYTES to PAGEABLE_FROM_BYTES come in page-locked blocks of the library's own (locked as
   they are made, while LOCKED_LIMIT_BYTES allows and the system agrees; pageable otherwise).
 - Larger results come in pageable blocks of the library's own, whose pages background threads map (madvise

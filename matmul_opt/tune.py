@@ -210,8 +210,10 @@ def shortk_max_k(measurements: list[dict], short_k_rows: list[tuple[int | str, s
     runs there without it: the short-K table's configuration (short_k_rows) for the shape (0: none). Not the fastest
     tile of each shape: a tile can win at K = 8 and yet never run there, where the table, measured at another K,
     names another."""
-    return largest_won(measurements, lambda row: row["K"],
-                       lambda row: row["ms"][SHORTK_NAME] <= row["ms"][by_mn_per_sm(short_k_rows, row["M"], row["N"], sms)])
+    def beats_the_table(row: dict) -> bool:
+        return row["ms"][SHORTK_NAME] <= row["ms"][by_mn_per_sm(short_k_rows, row["M"], row["N"], sms)]
+
+    return largest_won(measurements, lambda row: row["K"], beats_the_table)
 
 
 def long_k_rule(measurements: list[dict], sms: int) -> dict:
