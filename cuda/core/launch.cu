@@ -103,6 +103,7 @@ GraphLaunches::~GraphLaunches() { --thread_graphs.depth; }
 
 mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream, void** args,
                       const char* what, unsigned cluster_z) {
+    load_kernel_modules();
     if (cluster_z > 1) {
         cudaLaunchAttribute cluster{};
         cluster.id = cudaLaunchAttributeClusterDimension;

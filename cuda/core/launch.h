@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/module_loading.h"
 #include "core/status.h"
 
 namespace gemm {
