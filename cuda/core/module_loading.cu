@@ -4,6 +4,8 @@
 #include <cuda.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -86,8 +88,10 @@ void load_kernel_modules() {
     if (device < 0 || device >= kMaxDevices || loaded[device].load(std::memory_order_acquire)) return;
     std::lock_guard<std::mutex> hold(loading);
     if (loaded[device].load(std::memory_order_relaxed)) return;
+    const char* mode = std::getenv("CUDA_MODULE_LOADING");
+    const bool lazy_asked = mode != nullptr && std::strcmp(mode, "LAZY") == 0;
     const DriverCalls& calls = driver();
-    if (calls.complete())
+    if (!lazy_asked && calls.complete())
         for (const void* anchor : anchors()) load_module_of(anchor, calls);
     loaded[device].store(true, std::memory_order_release);
 }
