@@ -9,10 +9,12 @@
 #include <mutex>
 #include <vector>
 
+#include "core/driver_entry.h"
+
 namespace gemm {
 namespace {
 
-// The driver calls the loader needs (CUDA 12.4), fetched at run time so that the library does not link libcuda.
+// The driver calls the loader needs (CUDA 12.4).
 struct DriverCalls {
     CUresult (*module_of)(CUmodule*, CUfunction) = nullptr;
     CUresult (*function_count)(unsigned*, CUmodule) = nullptr;
@@ -24,14 +26,7 @@ struct DriverCalls {
 
 template <typename Fn>
 void fetch(const char* symbol, Fn* fn) {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion(symbol, &p, 12040, cudaEnableDefault, &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess) {
-        cudaGetLastError();  // not sticky
-        p = nullptr;
-    }
-    *fn = reinterpret_cast<Fn>(p);
+    *fn = reinterpret_cast<Fn>(driver_entry_point(symbol, 12040));
 }
 
 const DriverCalls& driver() {

@@ -1,28 +1,19 @@
 #include "core/copy/tensor_map.h"
 
 #include "core/device.h"
+#include "core/driver_entry.h"
 
 namespace gemm {
 
 namespace {
 
-// cuTensorMapEncodeTiled, fetched from the driver at run time so the library does not link libcuda.
+// cuTensorMapEncodeTiled, from the driver (core/driver_entry.h).
 using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
 EncodeTiled encoder() {
-    static EncodeTiled fn = [] {
-        void* p = nullptr;
-        cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &found) !=
-                cudaSuccess ||
-            found != cudaDriverEntryPointSuccess) {
-            cudaGetLastError();  // not sticky; clear it so the next check does not report it
-            p = nullptr;
-        }
-        return reinterpret_cast<EncodeTiled>(p);
-    }();
+    static const EncodeTiled fn = reinterpret_cast<EncodeTiled>(driver_entry_point("cuTensorMapEncodeTiled", 12000));
     return fn;
 }
 
