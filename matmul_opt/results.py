@@ -18,7 +18,9 @@ it costs more than the call that fills the block (docs/experiments/2026-12-03-ho
   start none. There is one spare at a time, of the latest such size.
 Blocks are rounded up to 2 MiB. A freed result's block goes back to a pool (at most POOL_LIMIT_BYTES), locked or
 not as it was, and the next result of its size takes it: scripts that drop or replace their results reuse two or
-three blocks. memory_held() counts the pool and the spare as "result_blocks"; release_memory() unlocks and frees
+three blocks. A result of PAGEABLE_FROM_BYTES or more that finds no free block of its size takes the smallest free
+one up to LARGER_BLOCK_FACTOR times its size, rather than new memory: scripts that alternate shapes then map new
+pages only for their largest result. memory_held() counts the pool and the spare as "result_blocks"; release_memory() unlocks and frees
 them.
 """
 from __future__ import annotations
@@ -39,6 +41,7 @@ LOCKED_FROM_BYTES = 1 << 20
 PAGEABLE_FROM_BYTES = 16 << 20
 LOCKED_LIMIT_BYTES = 4 << 30  # page-locked result blocks in all, alive and pooled
 POOL_LIMIT_BYTES = 1 << 30
+LARGER_BLOCK_FACTOR = 4  # a large result may take a free block up to this many times its size
 _GRANULE = 2 << 20
 _FLOAT32 = np.dtype(np.float32)
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -111,7 +114,15 @@ def _take_returned() -> None:
 
 
 def _from_pool(size: int) -> np.ndarray | None:
-    return _pool[size].pop() if _pool[size] else None
+    """A free block of `size` bytes, or for a size from PAGEABLE_FROM_BYTES the smallest free block up to
+    LARGER_BLOCK_FACTOR times it; None if there is none."""
+    if _pool[size]:
+        return _pool[size].pop()
+    if size >= PAGEABLE_FROM_BYTES:
+        larger = [s for s, blocks in _pool.items() if blocks and size < s <= LARGER_BLOCK_FACTOR * size]
+        if larger:
+            return _pool[min(larger)].pop()
+    return None
 
 
 def _new_block(size: int) -> np.ndarray:

@@ -79,6 +79,39 @@ def test_a_freed_result_gives_its_block_to_the_next_result_of_its_size(locks, sh
     assert address(again) == first and locks.locked == locked and locks.unlocks == 0
 
 
+def test_a_large_result_takes_a_freed_larger_block_when_none_of_its_size_is_free(locks):
+    C = results.result_array((2 * LARGE[0], LARGE[1]))  # 34 MiB: a block of 36 MiB
+    first = address(C)
+    spare = results.held_bytes()
+    del C
+    gc.collect()
+    smaller = results.result_array(LARGE)  # 18 MiB: no free block of its size, so the freed 36 MiB one
+    assert address(smaller) == first and smaller.shape == LARGE
+    assert results.held_bytes() == spare  # no new spare for it either
+    del smaller
+    gc.collect()
+    again = results.result_array((2 * LARGE[0], LARGE[1]))  # the block went back under its own size
+    assert address(again) == first
+
+
+def test_a_freed_block_more_than_four_times_a_result_is_left_for_larger_results(locks):
+    C = results.result_array((9300, LARGE[1]))  # a block of 74 MiB: more than 4 x 18 MiB
+    first = address(C)
+    del C
+    gc.collect()
+    smaller = results.result_array(LARGE)
+    assert address(smaller) != first
+
+
+def test_mid_sized_results_take_blocks_of_their_own_size_only(locks):
+    C = results.result_array(LARGE)
+    first = address(C)
+    del C
+    gc.collect()
+    mid = results.result_array(MID)  # locked blocks are not taken from larger pageable ones
+    assert address(mid) != first and locks.locked == {address(mid): MID_BLOCK}
+
+
 def test_a_view_keeps_the_block_until_it_goes_too(locks):
     C = results.result_array(LARGE)
     view, first = C[10:, 3:], address(C)

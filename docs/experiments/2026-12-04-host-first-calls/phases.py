@@ -1,10 +1,11 @@
 """Where a NumPy call's milliseconds go, call by call, for a pattern of benchmarks/host_patterns.py (GPU needed).
 
-    python3 phases.py PATTERN N [--calls 8] [--policy library|pageable|populated] [--torch]
+    python3 phases.py PATTERN N [--calls 8] [--policy library|pageable|populated] [--torch] [--larger-factor F]
 
 Each call is split into the result's memory (results.result_array) and the rest (the host entry and Python). With
 --policy the result's memory comes another way: "pageable" a plain np.empty (the host path stages it), "populated"
 np.empty whose pages 4 threads map first (madvise MADV_POPULATE_WRITE), timed inside the result's share.
+--larger-factor sets results.LARGER_BLOCK_FACTOR (the largest free block a result may take, in multiples of its size).
 Prints one JSON line: {"total": [...], "result": [...]} in ms.
 """
 import argparse
@@ -26,11 +27,15 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=8)
     parser.add_argument("--policy", default="library", choices=["library", "pageable", "populated"])
     parser.add_argument("--torch", action="store_true")
+    parser.add_argument("--larger-factor", type=int, help="results.LARGER_BLOCK_FACTOR for this process (1: a result "
+                        "takes free blocks of its own size only)")
     args = parser.parse_args()
     if args.torch:
         import torch  # noqa: F401
     from benchmarks import host_patterns
     from matmul_opt import results
+    if args.larger_factor is not None:
+        results.LARGER_BLOCK_FACTOR = args.larger_factor
 
     spent = []
     original = results.result_array
