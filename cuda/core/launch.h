@@ -1,5 +1,6 @@
 // Kernel launches (host only): every launcher enqueues its kernels through gemm::launch, which launches directly
-// or, inside a GraphLaunches scope, through a one-node CUDA graph kept per thread, GPU, stream and kernel.
+// or, inside a GraphLaunches scope, through a one-node CUDA graph kept per thread, GPU, stream and kernel. The first
+// launch on each GPU loads every kernel of the library there first (core/module_loading.h).
 //
 // Why graphs: launching an instantiated graph whose kernel node takes new parameters costs the host less than a
 // `<<<>>>` launch (docs/experiments/2026-12-01-launch-paths.md), and for a small product on GPU arrays the launch is
