@@ -20,8 +20,8 @@ Blocks are rounded up to 2 MiB. A freed result's block goes back to a pool (at m
 not as it was, and the next result of its size takes it: scripts that drop or replace their results reuse two or
 three blocks. A result of PAGEABLE_FROM_BYTES or more that finds no free block of its size takes the smallest free
 one up to LARGER_BLOCK_FACTOR times its size, rather than new memory: scripts that alternate shapes then map new
-pages only for their largest result. memory_held() counts the pool and the spare as "result_blocks"; release_memory() unlocks and frees
-them.
+pages only for their largest result. memory_held() counts the pool and the spare as "result_blocks";
+release_memory() unlocks and frees them.
 """
 from __future__ import annotations
 

@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -63,8 +64,7 @@ void load_module_of(const void* anchor, const DriverCalls& calls) {
     for (CUfunction f : functions) calls.load(f);
 }
 
-constexpr int kMaxDevices = 64;
-std::atomic<bool> loaded[kMaxDevices];
+std::atomic<uint64_t> loaded_devices{0};  // a bit per device ordinal, as core/device.h keeps them
 std::mutex loading;
 
 }  // namespace
@@ -80,15 +80,16 @@ void load_kernel_modules() {
         cudaGetLastError();  // the launch that follows reports it
         return;
     }
-    if (device < 0 || device >= kMaxDevices || loaded[device].load(std::memory_order_acquire)) return;
+    const uint64_t bit = uint64_t(1) << (device & 63);
+    if (loaded_devices.load(std::memory_order_acquire) & bit) return;
     std::lock_guard<std::mutex> hold(loading);
-    if (loaded[device].load(std::memory_order_relaxed)) return;
+    if (loaded_devices.load(std::memory_order_relaxed) & bit) return;
     const char* mode = std::getenv("CUDA_MODULE_LOADING");
     const bool lazy_asked = mode != nullptr && std::strcmp(mode, "LAZY") == 0;
     const DriverCalls& calls = driver();
     if (!lazy_asked && calls.complete())
         for (const void* anchor : anchors()) load_module_of(anchor, calls);
-    loaded[device].store(true, std::memory_order_release);
+    loaded_devices.fetch_or(bit, std::memory_order_release);
 }
 
 }  // namespace gemm
