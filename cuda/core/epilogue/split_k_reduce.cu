@@ -3,7 +3,7 @@
 // multiples of 4), so only the last, partial quad of a row needs scalar reads, which also keeps the
 // never-written padding columns unread. Where the outputs are too few to fill the GPU and the slices many (a long
 // K over a small C), the slices of each quad are shared among z_groups threads, each summing a contiguous run of
-// them in order (its loads issued in batches, so that a long run waits for few round trips to memory), and the
+// them in order (its loads issued in batches, so that a run waits for few round trips to memory), and the
 // runs' sums are added in run order: the order is fixed by the shape, so the result is reproducible bit for bit.
 // The pairwise reduction gives each quad one thread, which adds the slices as a binary tree: partial sums of 1, 2,
 // 4, ... slices in registers, combined like the carries of a binary counter as the slices come in order.
@@ -49,16 +49,17 @@ __global__ void __launch_bounds__(kReduceThreads)
         float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
         if (i < total) {
             const float* w = ws + row * ldw + col;
-            // Batches of loads in flight, added in slice order: a long run is bound by the loads' latency.
-            int z = z_begin;
-            for (; z + kBatch <= z_end; z += kBatch) {
+            // Batches of up to kBatch loads in flight, the last one partial, added in slice order: a run waits for
+            // one round trip to memory per batch, not per slice.
+            for (int z = z_begin; z < z_end; z += kBatch) {
                 float4 batch[kBatch];
 #pragma unroll
-                for (int j = 0; j < kBatch; ++j) batch[j] = load_row4<true>(w + (z + j) * slab, 0, N - col);
+                for (int j = 0; j < kBatch; ++j)
+                    if (z + j < z_end) batch[j] = load_row4<true>(w + (z + j) * slab, 0, N - col);
 #pragma unroll
-                for (int j = 0; j < kBatch; ++j) add4(s, batch[j]);
+                for (int j = 0; j < kBatch; ++j)
+                    if (z + j < z_end) add4(s, batch[j]);
             }
-            for (; z < z_end; ++z) add4(s, load_row4<true>(w + z * slab, 0, N - col));
         }
         if (z_groups > 1) {
             runs[threadIdx.x] = s;
