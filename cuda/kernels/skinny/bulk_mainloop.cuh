@@ -17,12 +17,10 @@
 // - X along K (a tile is kTileL rows of X, each kTileK floats along K: 128 bytes, with the copy engine's 128-byte
 //   swizzle, which puts the 8 lanes of a shared-memory phase on 8 different bank quads): lane i reads the warp's
 //   chunk of rows i, i + 32, i + 64, i + 96, and holds 4 x kRows sums.
-// Y lands as y[s][k] (one 16-byte load gives a row of Y at the warp's 4 k; rows kYRowFloats apart), except with X
-// along L and Y along S, where it lands as y[k][s] (one load gives 4 rows of Y at one k). Its copy always runs along
-// Y's stored rows, consecutive threads to consecutive addresses (whole sectors): with X along K and Y along S that
-// writes y[s][k] across its rows, and the 4 floats of padding per row spread a warp's writes over 8 bank quads
-// instead of one bank; a copy across Y's stored rows would fetch a sector per element, and reading y[k][s] measured
-// slower in the loop (docs/experiments/2026-12-02-bulk-y.md).
+// Y lands as y[s][k] (one 16-byte load gives a row of Y at the warp's 4 k), except with X along L and Y along S,
+// where it lands as y[k][s] (one load gives 4 rows of Y at one k): so its copy runs along Y's stored rows (whole
+// sectors), except with X along K and Y along S, where the loop reading y[k][s] measured slower than the copy
+// across Y's rows costs (docs/experiments/2026-12-02-bulk-y.md).
 // The warps add their sums in warp order at the end, in the ring's memory.
 //
 // The order of the sums: a lane's sum of one output takes 4 k of every tile, and every kFoldTiles tiles it is added
@@ -55,8 +53,7 @@ struct BulkShape {
     static_assert(kRows % 4 == 0 && kRows <= 32, "rows of Y: a multiple of 4, at most 32");
     static_assert(kTileK == 4 * kWarps && kTileL == 4 * 32, "a 4-k chunk per warp (X along K), 4 l per lane");
     static constexpr int kXBytes = kTileK * kTileL * 4;  // a multiple of the swizzle atom
-    static constexpr int kYRowFloats = kTileK + 4;  // y[s][k]: a row of Y's slot, padded (16-byte aligned rows)
-    static constexpr int kYFloats = kRows * kYRowFloats;
+    static constexpr int kYFloats = kRows * kTileK;
     static constexpr int kYOffset = kStages * kXBytes;
     static constexpr int kBarrierOffset = kYOffset + kStages * kYFloats * 4;
     static constexpr int kSmemBytes = kBarrierOffset + kStages * 8 + gemm::kSwizzleAtomBytes;  // + alignment slack
@@ -64,12 +61,14 @@ struct BulkShape {
     static_assert(kOutputs * 4 <= kBarrierOffset, "the sums fit in the ring");
 };
 
-// Whether the slot holds Y as y[k][s] (kRows floats per k) rather than y[s][k] (kYRowFloats floats per row s).
+// Whether the slot holds Y as y[k][s] (kRows floats per k) rather than y[s][k] (kTileK floats per row s).
 template <class Shape, YRows kY>
 constexpr bool kYByK = Shape::kX == XRows::kAlongL && kY == YRows::kAlongS;
 
 // Copies Y(s0 + s, k0 + k) for s < kRows, k < kTileK into the slot y_s (zeros past S and past k_end), 4 bytes at a
-// time, consecutive threads along Y's stored rows (s fastest for Y along S, k fastest for Y along K).
+// time, consecutive threads to consecutive words of the slot (no bank conflicts). Where the slot's order runs
+// across Y's stored rows (X along K, Y along S), the other words of each 32-byte sector come from L1 for the
+// neighbouring k (cp.async of 4 bytes caches in L1).
 template <class Shape, YRows kY>
 __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
     constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
@@ -77,13 +76,12 @@ __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, i
     for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
         const int e = int(threadIdx.x) + pass * kThreads;
         if (kElements % kThreads != 0 && e >= kElements) break;
-        const int s = kY == YRows::kAlongS ? e % kRows : e / kTileK;
-        const int k = kY == YRows::kAlongS ? e / kRows : e % kTileK;
-        const int at = kYByK<Shape, kY> ? k * kRows + s : s * Shape::kYRowFloats + k;
+        const int s = kYByK<Shape, kY> ? e % kRows : e / kTileK;
+        const int k = kYByK<Shape, kY> ? e / kRows : e % kTileK;
         const bool ok = s0 + s < v.S && k0 + k < k_end;
         const float* const src = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k0 + k)
                                                       : v.Y + int64_t(k0 + k) * v.ldy + (s0 + s);
-        gemm::cp_async4_zfill(y_s + 4 * at, ok ? src : v.Y, ok);
+        gemm::cp_async4_zfill(y_s + 4 * e, ok ? src : v.Y, ok);
     }
 }
 
@@ -170,7 +168,7 @@ struct BulkSums {
     __device__ __forceinline__ void add_y_by_s(const float4 (&x)[4], const float* y_warp) {
 #pragma unroll
         for (int s = 0; s < Shape::kRows; ++s) {
-            const float4 y = *reinterpret_cast<const float4*>(y_warp + s * Shape::kYRowFloats);
+            const float4 y = *reinterpret_cast<const float4*>(y_warp + s * Shape::kTileK);
             add_y(x, 0, s, y.x);
             add_y(x, 1, s, y.y);
             add_y(x, 2, s, y.z);
