@@ -2,7 +2,7 @@
 operand Y = B^T lies along its small side), in one process, 3 rotated rounds; run once per library build
 (MATMUL_OPT_LIBRARY) in alternating processes (GPU needed).
 
-    python3 bench.py [--repetitions 25] [--label NAME]
+    python3 bench.py [--repetitions 25] [--label NAME] [--shapes MxNxK ...]
 """
 import argparse
 
@@ -18,9 +18,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repetitions", type=int, default=25)
     parser.add_argument("--label", default="")
+    parser.add_argument("--shapes", nargs="*", default=[f"{M}x{N}x{K}" for M, N, K in SHAPES])
     args = parser.parse_args()
     kernels = ["best", "cublas"]
-    for M, N, K in SHAPES:
+    for M, N, K in (map(int, shape.split("x")) for shape in args.shapes):
         ms = {k: [] for k in kernels}
         for r in range(3):
             for k in kernels[r % 2:] + kernels[:r % 2]:
