@@ -37,8 +37,7 @@
 // Changes vs the tiled rungs: no tile of C; the work is cut along L and K instead of M and N, the large operand goes
 // to registers without shared memory wherever its layout allows, and one kernel family takes every op combination.
 //
-// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 24 rows of Y rounded up to a multiple of 4, 256 threads
-// (512 for 16 and 24 rows, in two groups of rows).
+// Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 24 rows of Y rounded up to a multiple of 4.
 // Otherwise 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
 // L), 1, 2 or 4 (X along K, registers) or 4, 8 or 16 (staged), up to 4 groups; 2 steps in flight per loop turn for up
 // to 4 rows, 1 for more (registers).
@@ -147,8 +146,8 @@ bool bulk_runs(const GemmArgs& g, const Plan& p) {
 
 int64_t bulk_columns(const Plan& p) { return (int64_t(p.L) - 1) / BulkTile::kTileL + 1; }
 
-// f(kernel, smem_bytes, threads), each a std::integral_constant: the bulk kernel for p's layout and rows of Y
-// (rounded up to a multiple of 4), the shared memory it asks for and its block's threads.
+// f(kernel, smem_bytes), both std::integral_constant: the bulk kernel for p's layout and rows of Y (rounded up to a
+// multiple of 4) and the shared memory it asks for.
 template <class F>
 decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
     const auto with_rows = [&](auto x, auto y) -> decltype(auto) {
@@ -156,10 +155,8 @@ decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
             constexpr XRows kX = decltype(x)::value;
             constexpr int kRows = decltype(rows)::value;
             using Kernel = decltype(kBulkKernel<kX, kRows, decltype(y)::value>);
-            using Shape = BulkShapeOf<kX, kRows>;
             return f(std::integral_constant<Kernel, kBulkKernel<kX, kRows, decltype(y)::value>>{},
-                     std::integral_constant<int, Shape::kSmemBytes>{},
-                     std::integral_constant<int, Shape::kBlockThreads>{});
+                     std::integral_constant<int, BulkShapeOf<kX, kRows>::kSmemBytes>{});
         };
         if (p.rows <= 4) return take(std::integral_constant<int, 4>{});
         if (p.rows <= 8) return take(std::integral_constant<int, 8>{});
@@ -176,14 +173,13 @@ decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
     return with_y(std::integral_constant<XRows, XRows::kAlongK>{});
 }
 
-// How many blocks of kKernel (of kBlockThreads threads) an SM holds at once (asked once; 1 where the runtime cannot
-// say).
-template <auto kKernel, int kSmemBytes, int kBlockThreads>
+// How many blocks of kKernel an SM holds at once (asked once; 1 where the runtime cannot say).
+template <auto kKernel, int kSmemBytes>
 int resident_blocks_per_sm() {
     static const int blocks = [] {
         int n = 0;
         if (gemm::allow_shared_memory<kKernel>(kSmemBytes, "skinny: shared memory") != MM_OK ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kKernel, kBlockThreads, kSmemBytes) != cudaSuccess) {
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kKernel, kThreads, kSmemBytes) != cudaSuccess) {
             cudaGetLastError();  // not sticky; the plan falls back to one block per SM
             return 1;
         }
@@ -212,8 +208,8 @@ int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
     const int64_t columns = bulk_columns(p);
     if (columns * 100 >= int64_t(kBulkOneSlicePct) * sms) return 1;
     const int64_t by_k = tiles_of(g.K, BulkTile::kTileK) / kBulkMinSliceTiles;
-    const int per_sm = with_bulk_kernel(p, [](auto kernel, auto smem_bytes, auto threads) {
-        return resident_blocks_per_sm<kernel.value, smem_bytes.value, threads.value>();
+    const int per_sm = with_bulk_kernel(p, [](auto kernel, auto smem_bytes) {
+        return resident_blocks_per_sm<kernel.value, smem_bytes.value>();
     });
     int64_t splits = int64_t(sms) * per_sm / columns;
     if (splits > by_k) splits = by_k;
@@ -360,9 +356,9 @@ mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split
     else
         MM_TRY(gemm::encode_k_major_map(v.X, v.L, v.K, v.ldx, BulkTile::kTileL, BulkTile::kTileK, &x_map, "X"));
     const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
-    return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes, auto threads) {
+    return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
         MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
-        return gemm::launch(kernel.value, grid, threads.value, smem_bytes.value, stream, "skinny", x_map, v);
+        return gemm::launch(kernel.value, grid, kThreads, smem_bytes.value, stream, "skinny", x_map, v);
     });
 }
 

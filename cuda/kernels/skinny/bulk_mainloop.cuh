@@ -6,24 +6,22 @@
 // of kStages shared-memory slots, one bulk tensor copy per tile, so the bytes in flight cost no registers: the
 // registers hold only the sums. Each tile's slice of Y comes with it by cp.async (4 bytes each, so any Y, aligned
 // or not), and the tile's mbarrier completes when both have landed: the copy engine counts X's bytes, and every
-// thread's cp.async arrive on it (noinc) when its copies finish. The warps read the same slot and take different
+// thread's cp.async arrive on it (noinc) when its copies finish. The 8 warps read the same slot and take different
 // k of it; one block barrier per tile frees the slot, and thread 0 then issues the tile kStages ahead. The copy engine
 // zero-fills what lies past L and past K; slices of K are whole tiles, so no tile crosses into another slice.
 //
 // Lanes lie along L in both layouts, so that every lane of a warp reads the same Y (a broadcast), and warp w takes
-// the tile's 4-k chunk w % 8. From 16 rows of Y (a multiple of 8), whose sums leave room for one block per SM, the
-// block has 16 warps instead of 8, and warp w sums the rows of Y of group w / 8, half of them each: twice the warps
-// per scheduler to hide the shared loads' latency, for twice the shared loads of X:
+// the tile's 4-k chunk w:
 // - X along L (a tile is kTileK rows of X, each kTileL floats of a row along L, unswizzled): lane i reads the 4 l at
-//   4i of the warp's 4 rows, four 16-byte shared loads, and holds its group's rows x 4 sums.
+//   4i of the warp's 4 rows, four 16-byte shared loads, and holds kRows x 4 sums.
 // - X along K (a tile is kTileL rows of X, each kTileK floats along K: 128 bytes, with the copy engine's 128-byte
 //   swizzle, which puts the 8 lanes of a shared-memory phase on 8 different bank quads): lane i reads the warp's
-//   chunk of rows i, i + 32, i + 64, i + 96, and holds 4 x its group's rows sums.
+//   chunk of rows i, i + 32, i + 64, i + 96, and holds 4 x kRows sums.
 // Y lands as y[s][k] (one 16-byte load gives a row of Y at the warp's 4 k), except with X along L and Y along S,
 // where it lands as y[k][s] (one load gives 4 rows of Y at one k): so its copy runs along Y's stored rows (whole
 // sectors), except with X along K and Y along S, where the loop reading y[k][s] measured slower than the copy
 // across Y's rows costs (docs/experiments/2026-12-02-bulk-y.md).
-// The warps add their sums in chunk order at the end, in the ring's memory.
+// The warps add their sums in warp order at the end, in the ring's memory.
 //
 // The order of the sums: a lane's sum of one output takes 4 k of every tile, and every kFoldTiles tiles it is added
 // into a running total and starts again from zero. So it is made of chains of 4 kFoldTiles products and of one
@@ -33,7 +31,7 @@
 // of Y leave room for one block per SM instead of two, and so cost some of the bandwidth that two blocks reach.
 //
 // Parameters: tiles of 32 k by 128 l (16 KB of X), kStages slots, kRows rows of Y (a multiple of 4, at most 32),
-// 256 threads (512 from 16 rows in two groups), a fold every kFoldTiles = 4 tiles.
+// 256 threads, a fold every kFoldTiles = 4 tiles.
 #pragma once
 
 #include <cuda.h>
@@ -53,10 +51,6 @@ struct BulkShape {
     static constexpr int kTileK = 32, kTileL = 128;
     static constexpr int kFoldTiles = 4;  // tiles summed apart before they join the running total
     static_assert(kRows % 4 == 0 && kRows <= 32, "rows of Y: a multiple of 4, at most 32");
-    // Groups of Y's rows, each summed by 8 warps, and the block's threads.
-    static constexpr int kRowGroups = kRows >= 16 && kRows % 8 == 0 ? 2 : 1;
-    static constexpr int kGroupRows = kRows / kRowGroups;
-    static constexpr int kBlockThreads = kThreads * kRowGroups;
     static_assert(kTileK == 4 * kWarps && kTileL == 4 * 32, "a 4-k chunk per warp (X along K), 4 l per lane");
     static constexpr int kXBytes = kTileK * kTileL * 4;  // a multiple of the swizzle atom
     static constexpr int kYFloats = kRows * kTileK;
@@ -78,11 +72,10 @@ constexpr bool kYByK = Shape::kX == XRows::kAlongL && kY == YRows::kAlongS;
 template <class Shape, YRows kY>
 __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
     constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
-    constexpr int kBlockThreads = Shape::kBlockThreads;
 #pragma unroll
-    for (int pass = 0; pass < (kElements + kBlockThreads - 1) / kBlockThreads; ++pass) {
-        const int e = int(threadIdx.x) + pass * kBlockThreads;
-        if (kElements % kBlockThreads != 0 && e >= kElements) break;
+    for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
+        const int e = int(threadIdx.x) + pass * kThreads;
+        if (kElements % kThreads != 0 && e >= kElements) break;
         const int s = kYByK<Shape, kY> ? e % kRows : e / kTileK;
         const int k = kYByK<Shape, kY> ? e / kRows : e % kTileK;
         const bool ok = s0 + s < v.S && k0 + k < k_end;
@@ -92,14 +85,13 @@ __device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, i
     }
 }
 
-// A warp's sums over the tiles of X (x_tile) and their slices of Y (y_tile) for its group g of Y's rows:
-// total[i][j] + acc[i][j], for X along L the sums of C(s0 + g kGroupRows + i, l0 + 4 lane + j), for X along K of
-// C(s0 + g kGroupRows + j, l0 + lane + 32 i); acc holds the tiles since the last fold.
+// The block's sums over the tiles of X (x_tile) and their slices of Y (y_tile): total[i][j] + acc[i][j], for X
+// along L the sums of C(s0 + i, l0 + 4 lane + j), for X along K of C(s0 + j, l0 + lane + 32 i); acc holds the tiles
+// since the last fold.
 template <class Shape, YRows kY>
 struct BulkSums {
     static constexpr bool kAlongL = Shape::kX == XRows::kAlongL;
-    static constexpr int kRows = Shape::kGroupRows;
-    static constexpr int kI = kAlongL ? kRows : 4, kJ = kAlongL ? 4 : kRows;
+    static constexpr int kI = kAlongL ? Shape::kRows : 4, kJ = kAlongL ? 4 : Shape::kRows;
     float acc[kI][kJ] = {};
     float total[kI][kJ] = {};
 
@@ -114,35 +106,32 @@ struct BulkSums {
             }
     }
 
-    // The warp takes the tile's 4-k chunk `chunk`: k = 4 chunk + c, c < 4, for its group of rows.
-    __device__ __forceinline__ void add_tile(const uint8_t* x_tile, const float* y_tile, int lane, int chunk,
-                                             int group) {
+    // Warp w takes the tile's 4-k chunk w: k = 4w + c, c < 4.
+    __device__ __forceinline__ void add_tile(const uint8_t* x_tile, const float* y_tile, int lane, int warp) {
         constexpr int kTileL = Shape::kTileL;
         float4 x[4];
         if constexpr (kAlongL) {
-            const float* const x_rows = reinterpret_cast<const float*>(x_tile) + 4 * chunk * kTileL + 4 * lane;
+            const float* const x_rows = reinterpret_cast<const float*>(x_tile) + 4 * warp * kTileL + 4 * lane;
 #pragma unroll
             for (int c = 0; c < 4; ++c) x[c] = *reinterpret_cast<const float4*>(x_rows + c * kTileL);
         } else {
             // Row r's 16-byte chunk c sits at chunk c ^ (r % 8) of its 128 bytes (the copy engine's swizzle).
 #pragma unroll
             for (int i = 0; i < 4; ++i)
-                x[i] = *reinterpret_cast<const float4*>(x_tile + (lane + 32 * i) * 128 + ((chunk ^ (lane & 7)) << 4));
+                x[i] = *reinterpret_cast<const float4*>(x_tile + (lane + 32 * i) * 128 + ((warp ^ (lane & 7)) << 4));
         }
         if constexpr (kYByK<Shape, kY>)
-            add_y_by_k(x, y_tile + 4 * chunk * Shape::kRows + group * kRows);
+            add_y_by_k(x, y_tile + 4 * warp * Shape::kRows);
         else
-            add_y_by_s(x, y_tile + group * kRows * Shape::kTileK + 4 * chunk);
+            add_y_by_s(x, y_tile + 4 * warp);
     }
 
-    // sums[s * kTileL + l] (+)= this lane's sums of row s, column l of the block (after the last fold), for the
-    // group's rows s.
-    __device__ __forceinline__ void add_to(float* block_sums, int lane, int group, bool first) const {
+    // sums[s * kTileL + l] (+)= this lane's sums of row s, column l of the block (after the last fold).
+    __device__ __forceinline__ void add_to(float* sums, int lane, bool first) const {
         constexpr int kTileL = Shape::kTileL;
-        float* const sums = block_sums + group * kRows * kTileL;
         if constexpr (kAlongL) {
 #pragma unroll
-            for (int s = 0; s < kRows; ++s)
+            for (int s = 0; s < Shape::kRows; ++s)
 #pragma unroll
                 for (int j = 0; j < 4; ++j) {
                     float& sum = sums[s * kTileL + 4 * lane + j];
@@ -152,7 +141,7 @@ struct BulkSums {
 #pragma unroll
             for (int i = 0; i < 4; ++i)
 #pragma unroll
-                for (int s = 0; s < kRows; ++s) {
+                for (int s = 0; s < Shape::kRows; ++s) {
                     float& sum = sums[s * kTileL + lane + 32 * i];
                     sum = (first ? 0.f : sum) + total[i][s];
                 }
@@ -178,7 +167,7 @@ struct BulkSums {
     // The slot holds y[s][k]: Y(s, the warp's 4 k) is one 16-byte load.
     __device__ __forceinline__ void add_y_by_s(const float4 (&x)[4], const float* y_warp) {
 #pragma unroll
-        for (int s = 0; s < kRows; ++s) {
+        for (int s = 0; s < Shape::kRows; ++s) {
             const float4 y = *reinterpret_cast<const float4*>(y_warp + s * Shape::kTileK);
             add_y(x, 0, s, y.x);
             add_y(x, 1, s, y.y);
@@ -187,13 +176,12 @@ struct BulkSums {
         }
     }
 
-    // The slot holds y[k][s]: Y(4q .. 4q + 3, k) is one 16-byte load (Shape::kRows floats per k).
+    // The slot holds y[k][s]: Y(4q .. 4q + 3, k) is one 16-byte load.
     __device__ __forceinline__ void add_y_by_k(const float4 (&x)[4], const float* y_warp) {
-        static_assert(kRows % 4 == 0, "whole 16-byte loads of a group's rows");
 #pragma unroll
         for (int c = 0; c < 4; ++c)
 #pragma unroll
-            for (int q = 0; q < kRows / 4; ++q) {
+            for (int q = 0; q < Shape::kRows / 4; ++q) {
                 const float4 y = *reinterpret_cast<const float4*>(y_warp + c * Shape::kRows + 4 * q);
                 add_y(x, c, 4 * q + 0, y.x);
                 add_y(x, c, 4 * q + 1, y.y);
@@ -206,14 +194,14 @@ struct BulkSums {
 // X (described by x_map as stored: rows along L in boxes of kTileK x kTileL, or along K in boxes of kTileL x kTileK
 // with the 128-byte swizzle) through the ring. v.k_per_slice must be a multiple of kTileK.
 template <class Shape, YRows kY>
-__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocks)
+__global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
     skinny_bulk(const __grid_constant__ CUtensorMap x_map, const SkinnyView v) {
     constexpr int kStages = Shape::kStages, kTileK = Shape::kTileK;
     extern __shared__ __align__(16) uint8_t smem_raw[];
     uint8_t* const smem = gemm::swizzle_aligned(smem_raw);
     float* const y_ring = reinterpret_cast<float*>(smem + Shape::kYOffset);
     uint64_t* const full = reinterpret_cast<uint64_t*>(smem + Shape::kBarrierOffset);
-    const int tid = int(threadIdx.x), lane = tid % 32, chunk = tid / 32 % kWarps, group = tid / 32 / kWarps;
+    const int tid = int(threadIdx.x), lane = tid % 32, warp = tid / 32;
     const int l0 = int(column_block(v) * Shape::kTileL);
     const int s0 = s_group(v) * Shape::kRows;
     int k_begin = 0, k_end = 0;
@@ -221,7 +209,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocks)
     const int tiles = k_end > k_begin ? (k_end - k_begin - 1) / kTileK + 1 : 0;
     if (tid == 0) {
         gemm::prefetch_tensor_map(&x_map);
-        for (int s = 0; s < kStages; ++s) gemm::mbarrier_init(gemm::smem_addr(&full[s]), 1 + Shape::kBlockThreads);
+        for (int s = 0; s < kStages; ++s) gemm::mbarrier_init(gemm::smem_addr(&full[s]), 1 + kThreads);
         gemm::mbarrier_init_fence();
     }
     __syncthreads();
@@ -247,7 +235,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocks)
     for (int t = 0; t < tiles; ++t) {
         const int slot = t % kStages;
         gemm::mbarrier_wait(gemm::smem_addr(&full[slot]), uint32_t(t / kStages) & 1);
-        sums.add_tile(smem + slot * Shape::kXBytes, y_ring + slot * Shape::kYFloats, lane, chunk, group);
+        sums.add_tile(smem + slot * Shape::kXBytes, y_ring + slot * Shape::kYFloats, lane, warp);
         if ((t + 1) % Shape::kFoldTiles == 0) sums.fold();
         if (t + kStages < tiles) {
             __syncthreads();  // every warp is done with the slot
@@ -256,19 +244,18 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocks)
         }
     }
 
-    // The warps' sums, added in chunk order in the ring's memory: block_sums[s][l].
+    // The warps' sums, added in warp order in the ring's memory: block_sums[s][l].
     sums.fold();
     __syncthreads();
     float* const block_sums = reinterpret_cast<float*>(smem);
     for (int w = 0; w < kWarps; ++w) {
-        if (chunk == w) sums.add_to(block_sums, lane, group, w == 0);
+        if (warp == w) sums.add_to(block_sums, lane, w == 0);
         __syncthreads();
     }
-    const auto at = [&](int o, int* s, int64_t* at_l) {
+    write_sums<Shape::kRows>(v, block_sums, Shape::kOutputs, [&](int o, int* s, int64_t* at_l) {
         *s = o / Shape::kTileL;
         *at_l = l0 + o % Shape::kTileL;
-    };
-    write_sums<Shape::kRows, Shape::kBlockThreads>(v, block_sums, Shape::kOutputs, at);
+    });
 }
 
 }  // namespace skinny

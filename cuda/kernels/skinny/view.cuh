@@ -48,10 +48,10 @@ __device__ __forceinline__ void slice_range(const SkinnyView& v, int* k_begin, i
 }
 
 
-// The end of every block (of kBlockThreads threads): its sums, sums[o] for the block's output o at (s, l) = at(o)
-// (s past the block's group's first row), go to C or to the slice's
+// The end of every block: its sums, sums[o] for the block's output o at (s, l) = at(o) (s past the block's group's
+// first row), go to C or to the slice's
 // product; a cluster first adds its blocks' sums in slice order, each block taking a share of the outputs.
-template <int kRows, int kBlockThreads = kThreads, class At>
+template <int kRows, class At>
 __device__ __forceinline__ void write_sums(const SkinnyView& v, float* sums, int outputs, At at) {
     const int s0 = s_group(v) * kRows;
     const auto store = [&](int o, float value) {
@@ -62,7 +62,7 @@ __device__ __forceinline__ void write_sums(const SkinnyView& v, float* sums, int
         if (s < v.S && l < v.L) v.out[int64_t(blockIdx.z) * v.slice_stride + s * v.out_s + l * v.out_l] = value;
     };
     if (!v.cluster_sum) {
-        for (int o = threadIdx.x; o < outputs; o += kBlockThreads) store(o, sums[o]);
+        for (int o = threadIdx.x; o < outputs; o += kThreads) store(o, sums[o]);
         return;
     }
 #if __CUDA_ARCH__ >= 900
@@ -70,7 +70,7 @@ __device__ __forceinline__ void write_sums(const SkinnyView& v, float* sums, int
     const cg::cluster_group cluster = cg::this_cluster();
     const int ranks = int(cluster.num_blocks()), rank = int(cluster.block_rank());  // rank = slice along z
     cluster.sync();
-    for (int o = rank * kBlockThreads + threadIdx.x; o < outputs; o += ranks * kBlockThreads) {
+    for (int o = rank * kThreads + threadIdx.x; o < outputs; o += ranks * kThreads) {
         float sum = 0.f;
         for (int r = 0; r < ranks; ++r) sum += cluster.map_shared_rank(sums, r)[o];
         store(o, sum);
