@@ -3,7 +3,7 @@
 # .gitcarry/lib_before.so.gz), the shape grid's report for best beside cuBLAS, then the test suite beside the four
 # sanitizers over skinny.
 export OUT=${OUT:-/tmp/out}
-D=docs/experiments/2026-12-04-bulk-y-rows
+D=docs/experiments/2026-12-04-bulk-mainloop
 L=$D/logs; mkdir -p $L
 source tools/device_env.sh
 { echo "commit $(git rev-parse HEAD)"; nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv; } > $L/call1-environment.txt
