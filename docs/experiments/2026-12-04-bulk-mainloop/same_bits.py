@@ -1,4 +1,4 @@
-"""Writes the skinny kernel's products on shapes its bulk mainloop takes, in all four op combinations, to OUT/*.npy
+"""Writes the skinny kernel's products on shapes its bulk and staged mainloops take, in all four op combinations, to OUT/*.npy
 (fixed seeds), or compares two such folders bit for bit; run once per library build (MATMUL_OPT_LIBRARY), GPU needed.
 
     python3 same_bits.py write OUT
@@ -12,9 +12,10 @@ import torch
 
 import matmul_opt
 
-# Tile counts per slice that are and are not multiples of the fold (K = 2000: 63 tiles; 4096: 128; 8192 in 2 slices).
+# Tile counts per slice that are and are not multiples of the fold (K = 2000: 63 tiles; 4096: 128; 8192 in 2 slices),
+# and three that the staged mainloop takes (a tall A stored along K, up to 16 columns, a narrow large side).
 SHAPES = [(9000, 24, 2000), (24, 9000, 2000), (17, 8000, 8192), (11, 14336, 2500), (3, 11008, 4096),
-          (20, 6004, 4096), (6004, 20, 4096), (13, 5120, 13824)]
+          (20, 6004, 4096), (6004, 20, 4096), (13, 5120, 13824), (4096, 16, 4096), (7000, 5, 3000), (3001, 13, 2049)]
 
 
 def operand(rows, cols, transposed, seed):
