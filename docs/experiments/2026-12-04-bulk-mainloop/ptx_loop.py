@@ -1,8 +1,8 @@
 """Counts the PTX instructions of the skinny bulk kernel's tile loop, by straight-line segment (a label or a branch
 ends one), for one instantiation: what a warp issues per tile beside its FFMAs (no GPU; nvcc on the path). --entry
-names another kernel of skinny.cu by the start of its mangled name.
+names another kernel by the start of its mangled name, in --source.
 
-    python3 ptx_loop.py [--rows 24] [--x K|L] [--y S|K] [--entry MANGLED_PREFIX]    (from the repository root)
+    python3 ptx_loop.py [--rows 24] [--x K|L] [--y S|K] [--source cuda/kernels/skinny.cu --entry MANGLED_PREFIX]
 """
 import argparse
 import collections
@@ -39,10 +39,11 @@ def main() -> int:
     parser.add_argument("--x", choices="KL", default="K")
     parser.add_argument("--y", choices="SK", default="S")
     parser.add_argument("--entry", help="the start of another kernel's mangled name")
+    parser.add_argument("--source", default="cuda/kernels/skinny.cu")
     args = parser.parse_args()
     with tempfile.NamedTemporaryFile(suffix=".ptx") as f:
         subprocess.run(["nvcc", "-O3", "-std=c++20", "--default-stream", "per-thread", "-Icuda", "-gencode",
-                        "arch=compute_90,code=sm_90", "-ptx", "cuda/kernels/skinny.cu", "-o", f.name], check=True)
+                        "arch=compute_90,code=sm_90", "-ptx", args.source, "-o", f.name], check=True)
         ptx = open(f.name).read()
     x, y = {"L": 0, "K": 1}[args.x], {"K": 0, "S": 1}[args.y]
     entry = args.entry or f"_ZN6skinny11skinny_bulkINS_9BulkShapeILNS_5XRowsE{x}ELi{args.rows}ELi6ELi1EEELNS_5YRowsE{y}EEE"
