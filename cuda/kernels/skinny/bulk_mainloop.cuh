@@ -65,25 +65,53 @@ struct BulkShape {
 template <class Shape, YRows kY>
 constexpr bool kYByK = Shape::kX == XRows::kAlongL && kY == YRows::kAlongS;
 
-// Copies Y(s0 + s, k0 + k) for s < kRows, k < kTileK into the slot y_s (zeros past S and past k_end), 4 bytes at a
-// time, consecutive threads to consecutive words of the slot (no bank conflicts). Where the slot's order runs
-// across Y's stored rows (X along K, Y along S), the other words of each 32-byte sector come from L1 for the
-// neighbouring k (cp.async of 4 bytes caches in L1).
+// A thread's share of every tile's copy of Y: Y(s0 + s, k0 + k) for s < kRows, k < kTileK into the slot (zeros past
+// S and past k_end), 4 bytes at a time, consecutive threads to consecutive words of the slot (no bank conflicts).
+// Where the slot's order runs across Y's stored rows (X along K, Y along S), the other words of each 32-byte sector
+// come from L1 for the neighbouring k (cp.async of 4 bytes caches in L1). Each of the thread's elements keeps its
+// address at the slice's first tile and how much of the slice it lies inside, so that a tile's copy costs an
+// offset, a comparison and the copy per element.
 template <class Shape, YRows kY>
-__device__ __forceinline__ void copy_bulk_y(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
-    constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
+class BulkYCopy {
+    static constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
+    static constexpr int kPasses = (kElements + kThreads - 1) / kThreads;
+
+  public:
+    __device__ __forceinline__ BulkYCopy(const SkinnyView& v, int s0, int k_begin, int k_end)
+        : tile_step_(kY == YRows::kAlongK ? kTileK : int64_t(kTileK) * v.ldy) {
 #pragma unroll
-    for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
-        const int e = int(threadIdx.x) + pass * kThreads;
-        if (kElements % kThreads != 0 && e >= kElements) break;
-        const int s = kYByK<Shape, kY> ? e % kRows : e / kTileK;
-        const int k = kYByK<Shape, kY> ? e / kRows : e % kTileK;
-        const bool ok = s0 + s < v.S && k0 + k < k_end;
-        const float* const src = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k0 + k)
-                                                      : v.Y + int64_t(k0 + k) * v.ldy + (s0 + s);
-        gemm::cp_async4_zfill(y_s + 4 * e, ok ? src : v.Y, ok);
+        for (int pass = 0; pass < kPasses; ++pass) {
+            const int e = int(threadIdx.x) + pass * kThreads;
+            const int s = kYByK<Shape, kY> ? e % kRows : e / kTileK;
+            const int k = kYByK<Shape, kY> ? e / kRows : e % kTileK;
+            // Inside while t * kTileK < k_left (never past S or past the slice: 0); -1 marks the part of a last pass
+            // past kElements, which copies nothing.
+            const int k_inside = k_end - k_begin - k;
+            k_left_[pass] = e >= kElements ? -1 : s0 + s < v.S && k_inside > 0 ? k_inside : 0;
+            // An element never inside keeps Y's own address (a zero fill reads nothing, but its address is valid).
+            src_[pass] = k_left_[pass] <= 0           ? v.Y
+                         : kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k_begin + k)
+                                                : v.Y + int64_t(k_begin + k) * v.ldy + (s0 + s);
+        }
     }
-}
+
+    // Tile t of the slice into the slot y_s.
+    __device__ __forceinline__ void issue(uint32_t y_s, int t) const {
+        const int64_t offset = int64_t(t) * tile_step_;
+        const int k_at = t * kTileK;
+#pragma unroll
+        for (int pass = 0; pass < kPasses; ++pass) {
+            if (kElements % kThreads != 0 && pass == kPasses - 1 && k_left_[pass] < 0) break;  // past kElements
+            const bool ok = k_at < k_left_[pass];
+            gemm::cp_async4_zfill(y_s + 4 * (int(threadIdx.x) + pass * kThreads), src_[pass] + (ok ? offset : 0), ok);
+        }
+    }
+
+  private:
+    int64_t tile_step_;  // floats from one tile's Y to the next's
+    const float* src_[kPasses];
+    int k_left_[kPasses];
+};
 
 // The block's sums over the tiles of X (x_tile) and their slices of Y (y_tile): total[i][j] + acc[i][j], for X
 // along L the sums of C(s0 + i, l0 + 4 lane + j), for X along K of C(s0 + j, l0 + lane + 32 i); acc holds the tiles
@@ -214,9 +242,10 @@ __global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
     }
     __syncthreads();
 
-    // Every thread: tile t into its slot (thread 0 issues X's copy, every thread its part of Y's).
-    const auto load = [&](int t) {
-        const int slot = t % kStages, k0 = k_begin + t * kTileK;
+    // Every thread: tile t into its slot, t % kStages (thread 0 issues X's copy, every thread its part of Y's).
+    const BulkYCopy<Shape, kY> y_copy(v, s0, k_begin, k_end);
+    const auto load = [&](int t, int slot) {
+        const int k0 = k_begin + t * kTileK;
         const uint32_t bar = gemm::smem_addr(&full[slot]);
         if (tid == 0) {
             gemm::mbarrier_arrive_expect_tx(bar, Shape::kXBytes);
@@ -226,21 +255,27 @@ __global__ void __launch_bounds__(kThreads, Shape::kMinBlocks)
             else
                 gemm::bulk_tensor_load_2d(dst, &x_map, bar, k0, l0);
         }
-        copy_bulk_y<Shape, kY>(gemm::smem_addr(y_ring + slot * Shape::kYFloats), v, s0, k0, k_end);
+        y_copy.issue(gemm::smem_addr(y_ring + slot * Shape::kYFloats), t);
         gemm::cp_async_mbarrier_arrive_noinc(bar);
     };
-    for (int t = 0; t < kStages && t < tiles; ++t) load(t);
+    for (int t = 0; t < kStages && t < tiles; ++t) load(t, t);
 
+    // The slot of tile t and the parity of its round through the ring, counted along (kStages is no power of two).
+    int slot = 0;
+    uint32_t parity = 0;
     BulkSums<Shape, kY> sums;
     for (int t = 0; t < tiles; ++t) {
-        const int slot = t % kStages;
-        gemm::mbarrier_wait(gemm::smem_addr(&full[slot]), uint32_t(t / kStages) & 1);
+        gemm::mbarrier_wait(gemm::smem_addr(&full[slot]), parity);
         sums.add_tile(smem + slot * Shape::kXBytes, y_ring + slot * Shape::kYFloats, lane, warp);
         if ((t + 1) % Shape::kFoldTiles == 0) sums.fold();
         if (t + kStages < tiles) {
             __syncthreads();  // every warp is done with the slot
             if (tid == 0) gemm::fence_proxy_async_shared();
-            load(t + kStages);
+            load(t + kStages, slot);  // the same slot, a round later
+        }
+        if (++slot == kStages) {
+            slot = 0;
+            parity ^= 1;
         }
     }
 

@@ -48,61 +48,85 @@ struct StagedShape {
 // The rows of X (along L) a block of the staged mainloop takes.
 constexpr int kStagedBlockRows = StagedShape<kMinStagedRows>::kBlockRows;
 
-// Copies X's rows l0 .. l0 + kBlockRows - 1, k0 .. k0 + kTileK - 1, into x_s[row][k] (zeros past L and past k_end).
-// kXVector: lanes side by side along a row in 16-byte pieces (8 lanes per 128-byte line), else in 4-byte copies.
-template <class Shape, bool kXVector>
-__device__ __forceinline__ void copy_x_tile(uint32_t x_s, const SkinnyView& v, int64_t l0, int k0, int k_end) {
-    const int tid = threadIdx.x;
-    if constexpr (kXVector) {
-        constexpr int kChunks = Shape::kTileK / 4, kRowStep = kThreads / kChunks;  // 16-byte pieces of a row
-        const int c = tid % kChunks, k = k0 + 4 * c;
+// A thread's share of every tile's copies: X's rows l0 .. l0 + kBlockRows - 1 into x_s[row][k] and Y(s0 + s, k) for
+// s < kRows into y_s[s][k], k0 .. k0 + kTileK - 1 (k0 = k_begin + t kTileK for tile t), zeros past L, past S and past
+// k_end. X: kXVector, lanes side by side along a row in 16-byte pieces (8 lanes per 128-byte line), else in 4-byte
+// copies; Y in 4-byte copies along its stored rows. The thread's elements in every pass of a tile lie at the same k
+// and at rows (of X) or s (of Y) a fixed step apart, so the thread keeps its first element's address at the slice's
+// first tile, the step between passes and how far into the slice its k lies: a tile's copy costs an offset, a
+// comparison and the copy per element.
+template <class Shape, YRows kY, bool kXVector>
+class StagedCopies {
+    static constexpr int kTileK = Shape::kTileK, kRows = Shape::kRows, kStride = Shape::kStride;
+    // X: per pass kXRowStep rows, a thread's piece kXWidth floats at k = kXWidth (tid % kXPieces).
+    static constexpr int kXWidth = kXVector ? 4 : 1, kXPieces = kTileK / kXWidth;
+    static constexpr int kXRowStep = kThreads / kXPieces, kXPasses = Shape::kBlockRows / kXRowStep;
+    // Y: consecutive threads along Y's stored rows: s fastest (Y along S) or k fastest; passes a fixed step apart.
+    static constexpr bool kYSFastest = kY == YRows::kAlongS;
+    static constexpr int kYElements = kRows * kTileK;
+    static constexpr int kYPasses = (kYElements + kThreads - 1) / kThreads;
+    static_assert(kThreads % kXPieces == 0 && Shape::kBlockRows % kXRowStep == 0, "whole rows of X per pass");
+    static_assert(kThreads % (kYSFastest ? kRows : kTileK) == 0 || kYPasses == 1, "Y's passes a fixed step apart");
+    static constexpr int kYPassS = kYSFastest ? 0 : kThreads / kTileK;  // s from one pass to the next
+    static constexpr int kYPassK = kYSFastest ? kThreads / kRows : 0;   // k from one pass to the next
+
+  public:
+    __device__ __forceinline__ StagedCopies(const SkinnyView& v, int64_t l0, int s0, int k_begin, int k_end)
+        : ldx_(v.ldx), ldy_(v.ldy), fill_(v.X) {
+        const int tid = int(threadIdx.x), length = k_end - k_begin;
+        const int x_row = tid / kXPieces, x_k = kXWidth * (tid % kXPieces);
+        x_rows_left_ = int(v.L - l0 > kBlockRowsBound ? kBlockRowsBound : v.L - l0) - x_row;
+        x_k_left_ = length - x_k;
+        x_ = v.X + (l0 + x_row) * v.ldx + k_begin + x_k;
+        x_dst_ = 4 * (x_row * kStride + x_k);
+        const int s = kYSFastest ? tid % kRows : tid / kTileK, k = kYSFastest ? tid / kRows : tid % kTileK;
+        y_s_left_ = v.S - s0 - s;
+        y_k_left_ = length - k;
+        y_ = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k_begin + k)
+                                  : v.Y + int64_t(k_begin + k) * v.ldy + (s0 + s);
+        y_dst_ = 4 * (s * kStride + k);
+    }
+
+    // Tile t into x_s and y_s.
+    __device__ __forceinline__ void issue(uint32_t x_s, uint32_t y_s, int t) const {
+        const int k_at = t * kTileK;
 #pragma unroll
-        for (int p = 0; p < Shape::kBlockRows / kRowStep; ++p) {
-            const int row = tid / kChunks + p * kRowStep;
-            const bool row_inside = l0 + row < v.L;
-            const float* const src = v.X + (l0 + row) * v.ldx + k;
-            const uint32_t dst = x_s + 4 * (row * Shape::kStride + 4 * c);
-            if (row_inside && k + 3 < k_end) {
+        for (int p = 0; p < kXPasses; ++p) {
+            const float* const src = x_ + k_at + int64_t(p * kXRowStep) * ldx_;
+            const uint32_t dst = x_s + x_dst_ + 4 * p * kXRowStep * kStride;
+            const bool row_inside = p * kXRowStep < x_rows_left_;
+            if (kXVector && row_inside && k_at + 3 < x_k_left_) {
                 gemm::cp_async16(dst, src);
             } else {
 #pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const bool ok = row_inside && k + j < k_end;
-                    gemm::cp_async4_zfill(dst + 4 * j, ok ? src + j : v.X, ok);
+                for (int j = 0; j < kXWidth; ++j) {
+                    const bool ok = row_inside && k_at + j < x_k_left_;
+                    gemm::cp_async4_zfill(dst + 4 * j, ok ? src + j : fill_, ok);
                 }
             }
         }
-    } else {
-        constexpr int kRowStep = kThreads / Shape::kTileK;
-        const int k = tid % Shape::kTileK;
+        const int64_t y_at = kY == YRows::kAlongK ? k_at : int64_t(k_at) * ldy_;
 #pragma unroll
-        for (int p = 0; p < Shape::kBlockRows / kRowStep; ++p) {
-            const int row = tid / Shape::kTileK + p * kRowStep;
-            const bool ok = l0 + row < v.L && k0 + k < k_end;
-            gemm::cp_async4_zfill(x_s + 4 * (row * Shape::kStride + k), ok ? v.X + (l0 + row) * v.ldx + k0 + k : v.X,
-                                  ok);
+        for (int p = 0; p < kYPasses; ++p) {
+            if (kYElements % kThreads != 0 && int(threadIdx.x) + p * kThreads >= kYElements) break;
+            const int ds = p * kYPassS, dk = p * kYPassK;
+            const bool ok = ds < y_s_left_ && k_at + dk < y_k_left_;
+            const int64_t pass_at = kY == YRows::kAlongK ? int64_t(ds) * ldy_ + dk : int64_t(dk) * ldy_ + ds;
+            gemm::cp_async4_zfill(y_s + y_dst_ + 4 * (ds * kStride + dk), ok ? y_ + y_at + pass_at : fill_, ok);
         }
     }
-}
 
-// Copies Y(s0 + s, k0 + k) for s < kRows, k < kTileK into y_s[s][k] (zeros past S and past k_end), lanes along Y's
-// stored rows.
-template <class Shape, YRows kY>
-__device__ __forceinline__ void copy_y_tile(uint32_t y_s, const SkinnyView& v, int s0, int k0, int k_end) {
-    constexpr int kRows = Shape::kRows;
-    constexpr int kElements = kRows * Shape::kTileK;
-#pragma unroll
-    for (int pass = 0; pass < (kElements + kThreads - 1) / kThreads; ++pass) {
-        const int e = int(threadIdx.x) + pass * kThreads;
-        if (kElements % kThreads != 0 && e >= kElements) break;
-        const int s = kY == YRows::kAlongK ? e / Shape::kTileK : e % kRows;
-        const int k = kY == YRows::kAlongK ? e % Shape::kTileK : e / kRows;
-        const bool ok = s0 + s < v.S && k0 + k < k_end;
-        const float* const src = kY == YRows::kAlongK ? v.Y + int64_t(s0 + s) * v.ldy + (k0 + k)
-                                                      : v.Y + int64_t(k0 + k) * v.ldy + (s0 + s);
-        gemm::cp_async4_zfill(y_s + 4 * (s * Shape::kStride + k), ok ? src : v.Y, ok);
-    }
-}
+  private:
+    static constexpr int64_t kBlockRowsBound = Shape::kBlockRows;
+    int64_t ldx_, ldy_;
+    const float* fill_;  // a valid address for the zero fills, which read nothing
+    const float* x_;  // X(l0 + the thread's first row, k_begin + its k)
+    int x_rows_left_, x_k_left_;  // the thread's rows of X inside L: p * kXRowStep < x_rows_left_; its k inside
+    uint32_t x_dst_;
+    const float* y_;  // Y(s0 + the thread's first s, k_begin + its first k)
+    int y_s_left_, y_k_left_;
+    uint32_t y_dst_;
+};
 
 // X along K through shared memory. Shape: a StagedShape (its kRows: rows of Y held, S rounded up); kXVector: X's
 // stored rows may be read 16 bytes at a time.
@@ -121,10 +145,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_staged_along
     const int tiles = k_end > k_begin ? (k_end - k_begin - 1) / Shape::kTileK + 1 : 0;
 
     const uint32_t x_base = gemm::smem_addr(x_ring), y_base = gemm::smem_addr(y_ring);
+    const StagedCopies<Shape, kY, kXVector> copies(v, l0, s0, k_begin, k_end);
     const auto load = [&](int tile, int stage) {
-        const int k0 = k_begin + tile * Shape::kTileK;
-        copy_x_tile<Shape, kXVector>(x_base + 4 * stage * Shape::kXStage, v, l0, k0, k_end);
-        copy_y_tile<Shape, kY>(y_base + 4 * stage * Shape::kYStage, v, s0, k0, k_end);
+        copies.issue(x_base + 4 * stage * Shape::kXStage, y_base + 4 * stage * Shape::kYStage, tile);
     };
     gemm::CpAsyncRing<Shape::kStages> ring(0, tiles);
     ring.fill(load);
