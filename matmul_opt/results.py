@@ -8,24 +8,21 @@ cudaHostRegister, which maps the pages as it locks them, is several times cheape
 it costs more than the call that fills the block (docs/experiments/2026-12-03-host-register.md). So:
 - Results under LOCKED_FROM_BYTES come in ordinary memory, as before this module locked any: the host path stages
   them, and skips its pinned-memory query below 1 MiB (locking was not measured at these sizes).
-- Results from LOCKED_FROM_BYTES to PAGEABLE_FROM_BYTES come in page-locked blocks of the library's own (while
-  LOCKED_LIMIT_BYTES allows and the system agrees; pageable otherwise).
+- Results from LOCKED_FROM_BYTES to PAGEABLE_FROM_BYTES come in page-locked blocks of the library's own (locked as
+  they are made, while LOCKED_LIMIT_BYTES allows and the system agrees; pageable otherwise).
 - Larger results come in pageable blocks of the library's own, whose pages background threads map (madvise
   MADV_POPULATE_WRITE, Linux 5.14 and later, which maps pages without writing them, so the call's copies may write
-  them at the same time) while the call runs.
-A result that finds no block of its size in the pool takes the spare of its size, a block that background threads
-made ready after the previous miss of that size (its pages mapped and, under PAGEABLE_FROM_BYTES, locked), and
-starts the next one; without a spare of its size it gets a new block in the call. So scripts that keep every result
-pay for new memory off the call path, while scripts whose results come back to the pool start no more spares. There
-is one spare at a time, of the latest such size (a spare of another size is freed). New blocks lie on 2 MiB
-boundaries, marked for transparent huge pages (madvise MADV_HUGEPAGE): the system maps and locks 2 MiB pages faster
-than 4 KiB ones.
-Blocks are rounded up to 2 MiB. A freed result's block goes back to a pool (at most POOL_LIMIT_BYTES), locked or
-not as it was, and the next result of its size takes it: scripts that drop or replace their results reuse two or
-three blocks. A result of PAGEABLE_FROM_BYTES or more that finds no free block of its size takes the smallest free
-one up to LARGER_BLOCK_FACTOR times its size, rather than new memory: scripts that alternate shapes then map new
-pages only for their largest result. memory_held() counts the pool and the spare as "result_blocks";
-release_memory() unlocks and frees them.
+  them at the same time): a new block's while the call runs, and a spare's ahead of the call that takes it. A
+  result that finds no block of its size in the pool starts a new spare of its size, so scripts that keep every
+  result have each one's pages mapped during the call before, while scripts whose results come back to the pool
+  start none. There is one spare at a time, of the latest such size.
+Blocks are rounded up to 2 MiB and start on a 2 MiB boundary, marked for transparent huge pages (madvise
+MADV_HUGEPAGE), which the system maps and locks faster than 4 KiB pages. A freed result's block goes back to a pool
+(at most POOL_LIMIT_BYTES), locked or not as it was, and the next result of its size takes it: scripts that drop or
+replace their results reuse two or three blocks. A result of PAGEABLE_FROM_BYTES or more that finds no free block of
+its size takes the smallest free one up to LARGER_BLOCK_FACTOR times its size, rather than new memory: scripts that
+alternate shapes then map new pages only for their largest result. memory_held() counts the pool and the spare as
+"result_blocks"; release_memory() unlocks and frees them.
 """
 from __future__ import annotations
 
@@ -58,8 +55,8 @@ _lock = threading.Lock()
 _pool: dict[int, list[np.ndarray]] = collections.defaultdict(list)  # free blocks by size
 _returned: collections.deque = collections.deque()  # blocks of freed results, moved into the pool under the lock
 _locked: dict[int, int] = {}  # the page-locked blocks, alive and pooled: size by address
-_spare: "_Spare | None" = None
-_pool_threads: ThreadPoolExecutor | None = None
+_spare: np.ndarray | None = None
+_workers: ThreadPoolExecutor | None = None
 _madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False once found missing
 
 
@@ -69,73 +66,29 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
     if nbytes < LOCKED_FROM_BYTES:
         return np.empty(shape, np.float32)
     size = -(-nbytes // _GRANULE) * _GRANULE
-    locked = size < PAGEABLE_FROM_BYTES
     global _spare
     with _lock:
         _take_returned()
         block = _from_pool(size)
-        if block is None:
-            if _spare is not None and _spare.block.nbytes == size:
-                block = _take_spare()
+        if block is None and size < PAGEABLE_FROM_BYTES:
+            block = _new_block(size)
+            _lock_pages(block)
+        elif block is None:
+            if _spare is not None and _spare.nbytes == size:
+                block, _spare = _spare, None
             else:
-                block = _new_block(size)
-                if locked:
-                    _lock_pages(block)
-                else:
-                    _map_pages(block, _MAPPING_THREADS)
-            if _spare is None or _spare.block.nbytes != size:
-                _drop_spare()
-                if not locked or _lockable(size):
-                    _spare = _Spare(size, locked)
+                block = _mapped_block(size, _MAPPING_THREADS)
+            if _spare is None or _spare.nbytes != size:
+                _spare = _mapped_block(size, _SPARE_THREADS)
     # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
     # may run in any thread, inside this module's locked code too, so it takes no lock.
     return pinned.array_over(block.ctypes.data, shape, _FLOAT32, _returned.append, block)
 
 
-class _Spare:
-    """A new block made ready off the call path: background threads map its pages (in _SPARE_THREADS pieces) and
-    then, if `lock`, page-lock it. `ready` is the future of whether it was locked."""
-
-    def __init__(self, size: int, lock: bool):
-        self.block, self.lock = _new_block(size), lock
-        self.ready = _workers().submit(_prepare, self.block, lock)
-
-
-def _prepare(block: np.ndarray, lock: bool) -> bool:
-    for mapped in _map_pages(block, _SPARE_THREADS):
-        mapped.result()
-    # A refusal leaves a pageable block, as in _lock_pages (the status's message stays in this worker thread).
-    return lock and library().mm_host_register(block.ctypes.data, block.nbytes) == 0
-
-
-def _take_spare() -> np.ndarray:
-    """The spare's block, once it is ready (recorded as locked if it is)."""
-    global _spare
-    block, locked = _spare.block, _spare.ready.result()
-    _spare = None
-    if locked:
-        _locked[block.ctypes.data] = block.nbytes
-    return block
-
-
-def _drop_spare() -> None:
-    """Frees the spare, if there is one: a spare that locks is unlocked once it is ready; one that only maps goes at
-    once."""
-    global _spare
-    if _spare is not None and _spare.lock:
-        _unlock_pages(_take_spare())
-    _spare = None
-
-
-def _lockable(nbytes: int) -> bool:
-    """Whether LOCKED_LIMIT_BYTES allows `nbytes` more page-locked memory."""
-    return sum(_locked.values()) + nbytes <= LOCKED_LIMIT_BYTES
-
-
 def _lock_pages(block: np.ndarray) -> None:
     """Page-locks `block` (mapping its pages) if LOCKED_LIMIT_BYTES allows and the system agrees; it stays pageable
     otherwise."""
-    if not _lockable(block.nbytes):
+    if sum(_locked.values()) + block.nbytes > LOCKED_LIMIT_BYTES:
         return
     try:
         check(library().mm_host_register(block.ctypes.data, block.nbytes))
@@ -178,36 +131,31 @@ def _new_block(size: int) -> np.ndarray:
     """`size` bytes (a multiple of 2 MiB) of new memory from a 2 MiB boundary, marked for transparent huge pages
     where the system has them: a block then has its pages, which locking works on, to itself, shared with no other
     allocation (another locked block's included), and the system maps and locks it in 2 MiB pages, fewer and
-    cheaper than 4 KiB ones."""
+    cheaper than 4 KiB ones (NumPy asks for huge pages too, but only over the 2 MiB-aligned part of an array)."""
     memory = np.empty(size + _GRANULE, np.uint8)
     start = -memory.ctypes.data % _GRANULE
     block = memory[start:start + size]
-    if _system_calls():
+    if _populate_call():
         _madvise(block.ctypes.data, size, _MADV_HUGEPAGE)
     return block
 
 
-def _map_pages(block: np.ndarray, pieces: int) -> list:
-    """Background threads map the pages of `block` (where the system can) in `pieces` pieces: their futures. A piece
-    mapped after its block is freed does no harm."""
-    if not _system_calls():
-        return []
-    first, size = block.ctypes.data, block.nbytes  # a page boundary
-    bounds = [first + size // _PAGE * i // pieces * _PAGE for i in range(pieces + 1)]
-    return [_workers().submit(_madvise, start, end - start, _MADV_POPULATE_WRITE)
-            for start, end in zip(bounds, bounds[1:])]
+def _mapped_block(size: int, pieces: int) -> np.ndarray:
+    """A new block of `size` bytes whose pages background threads map (where the system can), not waited for: the
+    call's copies may write them meanwhile, and mapping a page that is freed or mapped already does no harm."""
+    block = _new_block(size)
+    if _populate_call():
+        first = block.ctypes.data  # a page boundary
+        bounds = [first + size // _PAGE * i // pieces * _PAGE for i in range(pieces + 1)]
+        for start, end in zip(bounds, bounds[1:]):
+            _workers.submit(_madvise, start, end - start, _MADV_POPULATE_WRITE)
+    return block
 
 
-def _workers() -> ThreadPoolExecutor:
-    global _pool_threads
-    if _pool_threads is None:
-        _pool_threads = ThreadPoolExecutor(_MAPPING_THREADS, thread_name_prefix="matmul_opt-map")
-    return _pool_threads
-
-
-def _system_calls():
-    """libc's madvise where MADV_POPULATE_WRITE works (Linux 5.14 and later), else False."""
-    global _madvise
+def _populate_call():
+    """libc's madvise and the mapping threads, or False where MADV_POPULATE_WRITE is not there (not Linux, or a
+    kernel before 5.14)."""
+    global _madvise, _workers
     if _madvise is None:
         _madvise = False
         if sys.platform.startswith("linux"):
@@ -216,6 +164,7 @@ def _system_calls():
             probe = np.empty(2 * _PAGE, np.uint8)
             page = -(-probe.ctypes.data // _PAGE) * _PAGE
             if page + _PAGE <= probe.ctypes.data + probe.nbytes and libc.madvise(page, _PAGE, _MADV_POPULATE_WRITE) == 0:
+                _workers = ThreadPoolExecutor(_MAPPING_THREADS, thread_name_prefix="matmul_opt-map")
                 _madvise = libc.madvise
     return _madvise
 
@@ -224,18 +173,19 @@ def held_bytes() -> int:
     """Bytes of result blocks the library keeps for later results: the pool and the spare."""
     with _lock:
         _take_returned()
-        return _pool_bytes() + (_spare.block.nbytes if _spare is not None else 0)
+        return _pool_bytes() + (_spare.nbytes if _spare is not None else 0)
 
 
 def release() -> None:
     """Unlocks and frees the pool's blocks and the spare (results alive keep theirs)."""
+    global _spare
     with _lock:
         _take_returned()
         for blocks in _pool.values():
             for block in blocks:
                 _unlock_pages(block)
         _pool.clear()
-        _drop_spare()
+        _spare = None
 
 
 memory.register("result_blocks", held_bytes, release)

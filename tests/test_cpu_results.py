@@ -1,6 +1,6 @@
 """CPU tier: where host-path results of 1 MiB or more come from (matmul_opt.results): recycled blocks, page-locked
-through the library (here a stand-in that records the calls) from 1 to 16 MiB, pageable from 16 MiB, new ones
-prepared ahead as spares, bounded, and freed on request."""
+through the library (here a stand-in that records the calls) from 1 to 16 MiB, pageable and prepared ahead from 16
+MiB, bounded, and freed on request."""
 import gc
 
 import numpy as np
@@ -53,13 +53,6 @@ def address(array):
     return array.__array_interface__["data"][0]
 
 
-def spare_ready():
-    """Waits until the background threads have made the spare ready (mapped, and locked if it locks)."""
-    spare = results._spare
-    if spare is not None:
-        spare.ready.result()
-
-
 def test_a_large_result_is_a_writable_float32_array_of_its_shape_in_a_pageable_block(locks):
     C = results.result_array(LARGE)
     assert C.shape == LARGE and C.dtype == np.float32 and C.flags.c_contiguous and C.flags.writeable
@@ -79,7 +72,6 @@ def test_a_mid_sized_result_is_a_writable_float32_array_in_a_locked_block(locks)
 @pytest.mark.parametrize("shape", [LARGE, MID])
 def test_a_freed_result_gives_its_block_to_the_next_result_of_its_size(locks, shape):
     C = results.result_array(shape)
-    spare_ready()
     first, locked = address(C), dict(locks.locked)
     del C
     gc.collect()
@@ -137,26 +129,9 @@ def test_kept_large_results_take_the_spare_that_the_last_new_block_started(locks
     assert results.held_bytes() == BLOCK
 
 
-def test_kept_mid_sized_results_are_locked_each_and_the_next_one_takes_the_locked_spare(locks):
-    first = results.result_array(MID)
-    spare_ready()
-    # The first result's block, locked in the call, and a spare of its size, locked in the background.
-    assert address(first) in locks.locked and len(locks.locked) == 2 and results.held_bytes() == MID_BLOCK
-    (spare,) = set(locks.locked) - {address(first)}
-    second = results.result_array(MID)
-    assert address(second) == spare
-    kept = [first, second, results.result_array(MID)]
-    spare_ready()
-    assert {address(C) for C in kept} < set(locks.locked) and len(locks.locked) == 4  # and the next spare
-    assert results.held_bytes() == MID_BLOCK and locks.unlocks == 0
-
-
-def test_a_spare_of_another_size_is_unlocked_and_freed(locks):
-    kept = [results.result_array(MID)]
-    spare_ready()
-    kept.append(results.result_array((2 * MID[0], MID[1])))  # another size: its own spare replaces MID's
-    spare_ready()
-    assert locks.unlocks == 1 and len(locks.locked) == 3 and results.held_bytes() == 2 * MID_BLOCK - (2 << 20)
+def test_kept_mid_sized_results_are_locked_each_and_leave_no_spare(locks):
+    kept = [results.result_array(MID) for _ in range(3)]
+    assert set(locks.locked) == {address(C) for C in kept} and results.held_bytes() == 0
 
 
 def test_a_large_result_back_in_the_pool_starts_no_spare(locks):
@@ -173,9 +148,7 @@ def test_the_pool_is_bounded_and_a_locked_block_past_it_is_unlocked(locks, monke
     kept = [results.result_array(MID) for _ in range(3)]
     del kept
     gc.collect()
-    spare_ready()
-    # Two blocks pooled and the spare, all locked; the third freed result's block unlocked.
-    assert results.held_bytes() == 3 * MID_BLOCK and len(locks.locked) == 3 and locks.unlocks == 1
+    assert results.held_bytes() == 2 * MID_BLOCK and len(locks.locked) == 2 and locks.unlocks == 1
 
 
 def test_release_unlocks_and_frees_the_pool_and_the_spare(locks):
@@ -185,17 +158,6 @@ def test_release_unlocks_and_frees_the_pool_and_the_spare(locks):
     assert results.held_bytes() == 2 * MID_BLOCK + 2 * BLOCK  # the pooled blocks and the large size's spare
     results.release()
     assert results.held_bytes() == 0 and locks.locked == {}
-
-
-def test_release_waits_for_a_spare_being_locked_and_unlocks_it(locks):
-    C = results.result_array(MID)
-    results.release()
-    assert set(locks.locked) == {address(C)} and results.held_bytes() == 0
-
-
-@pytest.mark.parametrize("shape", [LARGE, MID])
-def test_new_blocks_start_on_a_huge_page_boundary(locks, shape):
-    assert address(results.result_array(shape)) % (2 << 20) == 0
 
 
 def test_past_the_lock_limit_results_stay_pageable(locks, monkeypatch):
@@ -213,6 +175,11 @@ def test_a_refused_lock_leaves_a_working_pageable_result(locks):
     assert locks.locked == {} and C.sum(dtype=np.float64) == C.size
 
 
+@pytest.mark.parametrize("shape", [LARGE, MID])
+def test_new_blocks_start_on_a_huge_page_boundary(locks, shape):
+    assert address(results.result_array(shape)) % (2 << 20) == 0
+
+
 def test_small_results_are_ordinary_arrays(locks):
     C = results.result_array((500, 500))  # under 1 MiB
     assert C.shape == (500, 500) and locks.locked == {} and results.held_bytes() == 0
@@ -222,7 +189,7 @@ def test_memory_held_counts_the_blocks_and_release_memory_frees_them(locks):
     kept = [results.result_array(LARGE), results.result_array(MID)]
     del kept
     gc.collect()
-    # Both pooled, and the spare of the latest new size (MID's replaced the large one's).
-    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == BLOCK + 2 * MID_BLOCK
+    # Both pooled, and the large size's spare.
+    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * BLOCK + MID_BLOCK
     matmul_opt.release_memory()
     assert matmul_opt.memory_held()["result_blocks"] == 0 and locks.locked == {}
