@@ -48,8 +48,70 @@ __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, 
 }
 
 
+// Y(s0 + s, k .. k + 3) for s < kRows where the caller knows every load lies inside and is aligned: k + 3 < k_end,
+// Y's stored rows read 16 bytes at a time, and (Y along S, 4 s per load) s0 + kRows rounded up to 4 <= S. Along K,
+// a row past S reads row S - 1 instead of zeros: its sums are never written.
+template <int kRows, YRows kY>
+__device__ __forceinline__ void load_y_inside(float4 (&y)[kRows], const SkinnyView& v, int s0, int k) {
+    using gemm::CachedLoad;
+    if constexpr (kY == YRows::kAlongK) {
+#pragma unroll
+        for (int s = 0; s < kRows; ++s) y[s] = CachedLoad::four(v.Y + int64_t(min(s0 + s, v.S - 1)) * v.ldy + k);
+    }
+    if constexpr (kY == YRows::kAlongS) {
+        float e[kRows][4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int s = 0; s < kRows; s += 4) {
+                const float4 q = CachedLoad::four(v.Y + int64_t(k + j) * v.ldy + s0 + s);
+#pragma unroll
+                for (int i = 0; i < 4 && s + i < kRows; ++i) e[s + i][j] = gemm::f4_get(q, i);
+            }
+#pragma unroll
+        for (int s = 0; s < kRows; ++s) y[s] = make_float4(e[s][0], e[s][1], e[s][2], e[s][3]);
+    }
+}
+
+// One turn of the mainloop along L: kTurn steps of 4 k, stride apart from k, into acc. kInside: every load of the
+// turn lies inside and is aligned (the interior of the slice, where the loads need no guards), else each is
+// guarded.
+template <int kRows, int kTurn, YRows kY, bool kXVector, bool kYVector, bool kInside>
+__device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const SkinnyView& v, int l, int s0, int k,
+                                             int stride, int k_end) {
+    float4 x[kTurn][4], y[kTurn][kRows];
+#pragma unroll
+    for (int t = 0; t < kTurn; ++t) {
+        const int kt = k + t * stride;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            const float* const row = v.X + int64_t(kt + j) * v.ldx;
+            x[t][j] = kInside ? gemm::StreamedLoad::four(row + l)
+                              : gemm::guarded_row4<gemm::StreamedLoad>(row, l, kt + j < k_end ? v.L : 0, kXVector);
+        }
+        if constexpr (kInside)
+            load_y_inside<kRows, kY>(y[t], v, s0, kt);
+        else
+            load_y<kRows, kY, kYVector>(y[t], v, s0, kt, k_end);
+    }
+#pragma unroll
+    for (int t = 0; t < kTurn; ++t)
+#pragma unroll
+        for (int s = 0; s < kRows; ++s)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const float a = gemm::f4_get(y[t][s], j);
+                acc[s][0] = fmaf(a, x[t][j].x, acc[s][0]);
+                acc[s][1] = fmaf(a, x[t][j].y, acc[s][1]);
+                acc[s][2] = fmaf(a, x[t][j].z, acc[s][2]);
+                acc[s][3] = fmaf(a, x[t][j].w, acc[s][3]);
+            }
+}
+
 // X along L. kRows: rows of Y held (S rounded up); kXVector, kYVector: X's, Y's stored rows may be read 16 bytes
-// at a time.
+// at a time. Where both may and the thread's 4 columns of X lie inside L (and, Y along S, the block's loads of Y
+// inside S), the turns whose k all lie inside the slice run without guards; the rest, and every turn otherwise,
+// guard each load. Both add the same products in the same order.
 template <int kRows, YRows kY, bool kXVector, bool kYVector>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
     constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
@@ -64,30 +126,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
     const int stride = 4 * k_lanes * kWarps;  // k the block advances per step
 
     float acc[kRows][4] = {};
-    for (int k = k_begin + 4 * (warp * k_lanes + kl); k < k_end; k += kTurn * stride) {
-        float4 x[kTurn][4], y[kTurn][kRows];
-#pragma unroll
-        for (int t = 0; t < kTurn; ++t) {
-            const int kt = k + t * stride;
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-                x[t][j] = gemm::guarded_row4<gemm::StreamedLoad>(v.X + int64_t(kt + j) * v.ldx, l,
-                                                                 kt + j < k_end ? v.L : 0, kXVector);
-            load_y<kRows, kY, kYVector>(y[t], v, s0, kt, k_end);
-        }
-#pragma unroll
-        for (int t = 0; t < kTurn; ++t)
-#pragma unroll
-            for (int s = 0; s < kRows; ++s)
-#pragma unroll
-                for (int j = 0; j < 4; ++j) {
-                    const float a = gemm::f4_get(y[t][s], j);
-                    acc[s][0] = fmaf(a, x[t][j].x, acc[s][0]);
-                    acc[s][1] = fmaf(a, x[t][j].y, acc[s][1]);
-                    acc[s][2] = fmaf(a, x[t][j].z, acc[s][2]);
-                    acc[s][3] = fmaf(a, x[t][j].w, acc[s][3]);
-                }
+    int k = k_begin + 4 * (warp * k_lanes + kl);
+    if constexpr (kXVector && kYVector) {
+        if (l + 3 < v.L && (kY == YRows::kAlongK || s0 + (kRows + 3) / 4 * 4 <= v.S))
+            for (; k + (kTurn - 1) * stride + 3 < k_end; k += kTurn * stride)
+                along_l_turn<kRows, kTurn, kY, kXVector, kYVector, true>(acc, v, l, s0, k, stride, k_end);
     }
+    for (; k < k_end; k += kTurn * stride)
+        along_l_turn<kRows, kTurn, kY, kXVector, kYVector, false>(acc, v, l, s0, k, stride, k_end);
 
     // The lanes of one l-quad hold sums over different k: a butterfly over the k-lane bits; then the warps' sums,
     // added in warp order.

@@ -1,7 +1,7 @@
 """Writes the skinny kernel's products on shapes its bulk and staged mainloops take, in all four op combinations, to OUT/*.npy
 (fixed seeds), or compares two such folders bit for bit; run once per library build (MATMUL_OPT_LIBRARY), GPU needed.
 
-    python3 same_bits.py write OUT
+    python3 same_bits.py write OUT [MxNxK ...]   (the shapes below unless given)
     python3 same_bits.py compare DIR_A DIR_B
 """
 import sys
@@ -26,9 +26,9 @@ def operand(rows, cols, transposed, seed):
     return (torch.rand(rows, cols, generator=g) * 2 - 1).cuda()
 
 
-def write(out: Path) -> None:
+def write(out: Path, shapes) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for M, N, K in SHAPES:
+    for M, N, K in shapes:
         for ta in (False, True):
             for tb in (False, True):
                 a = operand(M, K, ta, M + 2 * N + 3 * K)
@@ -49,6 +49,6 @@ def compare(x: Path, y: Path) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1] == "write":
-        write(Path(sys.argv[2]))
+        write(Path(sys.argv[2]), [tuple(map(int, a.split("x"))) for a in sys.argv[3:]] or SHAPES)
     else:
         sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
