@@ -20,15 +20,18 @@ static_assert(kMaxSmallSide == kMaxSGroups * kMaxRowsAlongL, "skinny.h's limit: 
 constexpr int kRowsPerWarp = 4, kRowsPerBlock = kWarps * kRowsPerWarp;
 
 // Y(s0 + s, k .. k + 3) for s < kRows (zero past S and past k_end), by how Y is stored; s0 a multiple of 4 where
-// kRows is. kYVector: Y's stored rows may be read 16 bytes at a time.
-template <int kRows, YRows kY, bool kYVector>
+// kRows is. kYVector: Y's stored rows may be read 16 bytes at a time. kInside: the caller knows every load lies
+// inside and may be read 16 bytes at a time (k + 3 < k_end, kYVector, and Y along S: s0 + kRows rounded up to 4 <= S),
+// so none is guarded; along K a row past S then reads row S - 1 instead of zeros (its sums are never written).
+template <int kRows, YRows kY, bool kYVector, bool kInside = false>
 __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, int s0, int k, int k_end) {
     using gemm::CachedLoad;
     if constexpr (kY == YRows::kAlongK) {  // Y's stored rows are s: 4 k of one s per load
 #pragma unroll
         for (int s = 0; s < kRows; ++s) {
-            y[s] = gemm::guarded_row4<CachedLoad>(v.Y + int64_t(s0 + s) * v.ldy, k, s0 + s < v.S ? k_end : 0,
-                                                  kYVector);
+            y[s] = kInside ? CachedLoad::four(v.Y + int64_t(min(s0 + s, v.S - 1)) * v.ldy + k)
+                           : gemm::guarded_row4<CachedLoad>(v.Y + int64_t(s0 + s) * v.ldy, k,
+                                                            s0 + s < v.S ? k_end : 0, kYVector);
         }
     }
     if constexpr (kY == YRows::kAlongS) {  // Y's stored rows are k: 4 s of one k per load
@@ -37,34 +40,10 @@ __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, 
         for (int j = 0; j < 4; ++j)
 #pragma unroll
             for (int s = 0; s < kRows; s += 4) {
-                const float4 q = gemm::guarded_row4<CachedLoad>(v.Y + int64_t(k + j) * v.ldy, s0 + s,
-                                                                k + j < k_end ? v.S : 0, kYVector);
-#pragma unroll
-                for (int i = 0; i < 4 && s + i < kRows; ++i) e[s + i][j] = gemm::f4_get(q, i);
-            }
-#pragma unroll
-        for (int s = 0; s < kRows; ++s) y[s] = make_float4(e[s][0], e[s][1], e[s][2], e[s][3]);
-    }
-}
-
-
-// Y(s0 + s, k .. k + 3) for s < kRows where the caller knows every load lies inside and is aligned: k + 3 < k_end,
-// Y's stored rows read 16 bytes at a time, and (Y along S, 4 s per load) s0 + kRows rounded up to 4 <= S. Along K,
-// a row past S reads row S - 1 instead of zeros: its sums are never written.
-template <int kRows, YRows kY>
-__device__ __forceinline__ void load_y_inside(float4 (&y)[kRows], const SkinnyView& v, int s0, int k) {
-    using gemm::CachedLoad;
-    if constexpr (kY == YRows::kAlongK) {
-#pragma unroll
-        for (int s = 0; s < kRows; ++s) y[s] = CachedLoad::four(v.Y + int64_t(min(s0 + s, v.S - 1)) * v.ldy + k);
-    }
-    if constexpr (kY == YRows::kAlongS) {
-        float e[kRows][4];
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-#pragma unroll
-            for (int s = 0; s < kRows; s += 4) {
-                const float4 q = CachedLoad::four(v.Y + int64_t(k + j) * v.ldy + s0 + s);
+                const float* const row = v.Y + int64_t(k + j) * v.ldy;
+                const float4 q = kInside ? CachedLoad::four(row + s0 + s)
+                                         : gemm::guarded_row4<CachedLoad>(row, s0 + s, k + j < k_end ? v.S : 0,
+                                                                          kYVector);
 #pragma unroll
                 for (int i = 0; i < 4 && s + i < kRows; ++i) e[s + i][j] = gemm::f4_get(q, i);
             }
@@ -89,10 +68,7 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
             x[t][j] = kInside ? gemm::StreamedLoad::four(row + l)
                               : gemm::guarded_row4<gemm::StreamedLoad>(row, l, kt + j < k_end ? v.L : 0, kXVector);
         }
-        if constexpr (kInside)
-            load_y_inside<kRows, kY>(y[t], v, s0, kt);
-        else
-            load_y<kRows, kY, kYVector>(y[t], v, s0, kt, k_end);
+        load_y<kRows, kY, kYVector, kInside>(y[t], v, s0, kt, k_end);
     }
 #pragma unroll
     for (int t = 0; t < kTurn; ++t)
