@@ -57,7 +57,7 @@ _returned: collections.deque = collections.deque()  # blocks of freed results, m
 _locked: dict[int, int] = {}  # the page-locked blocks, alive and pooled: size by address
 _spare: np.ndarray | None = None
 _workers: ThreadPoolExecutor | None = None
-_madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False once found missing
+_madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False once found missing (_madvise_call)
 
 
 def result_array(shape: tuple[int, int]) -> np.ndarray:
@@ -135,7 +135,7 @@ def _new_block(size: int) -> np.ndarray:
     memory = np.empty(size + _GRANULE, np.uint8)
     start = -memory.ctypes.data % _GRANULE
     block = memory[start:start + size]
-    if _populate_call():
+    if _madvise_call():
         _madvise(block.ctypes.data, size, _MADV_HUGEPAGE)
     return block
 
@@ -144,7 +144,7 @@ def _mapped_block(size: int, pieces: int) -> np.ndarray:
     """A new block of `size` bytes whose pages background threads map (where the system can), not waited for: the
     call's copies may write them meanwhile, and mapping a page that is freed or mapped already does no harm."""
     block = _new_block(size)
-    if _populate_call():
+    if _madvise_call():
         first = block.ctypes.data  # a page boundary
         bounds = [first + size // _PAGE * i // pieces * _PAGE for i in range(pieces + 1)]
         for start, end in zip(bounds, bounds[1:]):
@@ -152,9 +152,9 @@ def _mapped_block(size: int, pieces: int) -> np.ndarray:
     return block
 
 
-def _populate_call():
-    """libc's madvise and the mapping threads, or False where MADV_POPULATE_WRITE is not there (not Linux, or a
-    kernel before 5.14)."""
+def _madvise_call():
+    """libc's madvise, with the threads that map pages through it, or False where MADV_POPULATE_WRITE is not there
+    (not Linux, or a kernel before 5.14): new blocks are then neither mapped ahead nor marked for huge pages."""
     global _madvise, _workers
     if _madvise is None:
         _madvise = False

@@ -80,12 +80,12 @@ def test_a_freed_result_gives_its_block_to_the_next_result_of_its_size(locks, sh
 
 
 def test_a_large_result_takes_a_freed_larger_block_when_none_of_its_size_is_free(locks):
-    C = results.result_array((2 * LARGE[0], LARGE[1]))  # 34 MiB: a block of 36 MiB
+    C = results.result_array((2 * LARGE[0], LARGE[1]))  # 32.1 MiB: a block of 34 MiB
     first = address(C)
     spare = results.held_bytes()
     del C
     gc.collect()
-    smaller = results.result_array(LARGE)  # 18 MiB: no free block of its size, so the freed 36 MiB one
+    smaller = results.result_array(LARGE)  # a block of 18 MiB: none free, so the freed 34 MiB one
     assert address(smaller) == first and smaller.shape == LARGE
     assert results.held_bytes() == spare  # no new spare for it either
     del smaller

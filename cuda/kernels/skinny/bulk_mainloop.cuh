@@ -70,7 +70,8 @@ constexpr bool kYByK = Shape::kX == XRows::kAlongL && kY == YRows::kAlongS;
 // Where the slot's order runs across Y's stored rows (X along K, Y along S), the other words of each 32-byte sector
 // come from L1 for the neighbouring k (cp.async of 4 bytes caches in L1). Each of the thread's elements keeps its
 // address at the slice's first tile and how much of the slice it lies inside, so that a tile's copy costs an
-// offset, a comparison and the copy per element.
+// offset, a comparison and the copy per element. Per element, not one address and a step as the staged mainloop's
+// copies keep: 12, 20 or 24 rows do not divide the block's threads, so a thread's elements lie at no fixed step.
 template <class Shape, YRows kY>
 class BulkYCopy {
     static constexpr int kRows = Shape::kRows, kTileK = Shape::kTileK, kElements = kRows * kTileK;
