@@ -85,9 +85,11 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
 }
 
 // X along L. kRows: rows of Y held (S rounded up); kXVector, kYVector: X's, Y's stored rows may be read 16 bytes
-// at a time. Where both may and the block's columns of X lie inside L (and, Y along S, the block's loads of Y inside
-// S), the turns whose k all lie inside the slice for every lane of the warp run without guards; the rest, and every
-// turn otherwise, guard each load. Both add the same products in the same order.
+// at a time. With one step per turn (more rows than kMaxRowsInTwoSteps), where both may and the block's columns of X
+// lie inside L (and, Y along S, the block's loads of Y inside S), the turns whose k all lie inside the slice for
+// every lane of the warp run without guards; the rest, and every turn otherwise, guard each load. Both add the same
+// products in the same order. With two steps per turn the guarded turns alone measure faster: the second step's
+// loads already hide the guards' cost.
 template <int kRows, YRows kY, bool kXVector, bool kYVector>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
     constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
@@ -103,7 +105,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
 
     float acc[kRows][4] = {};
     int k = k_begin + 4 * (warp * k_lanes + kl);
-    if constexpr (kXVector && kYVector) {
+    if constexpr (kXVector && kYVector && kTurn == 1) {
         // Warp-uniform: the block's last l-quad inside L, and the turn's last k of the warp's last k-lane inside the
         // slice; so the lanes of a warp leave the unguarded turns together and never run the two kinds apart.
         const int block_l_end = l + 4 * (lane_quads - lq);
