@@ -9,7 +9,8 @@
 // f*(4*kLanesM) + 4*lm + {0..3} (f < FM) and its columns g*(4*kLanesN) + 4*ln + {0..3} (g < FN), i.e. its
 // 4-wide pieces are strided across the warp tile instead of contiguous. For one k, the warp's A reads then
 // cover 32 consecutive floats per fragment (8 distinct float4, the other lanes broadcast) and likewise for B,
-// so no read ever has a bank conflict; and the C stores of a row are 4 contiguous float4 (whole 32-byte sectors).
+// so no read ever has a bank conflict (lane_m and lane_n say how the lanes are placed, and how many wavefronts a read
+// takes); and the C stores of a row are 4 contiguous float4 (whole 32-byte sectors).
 //
 // Per k a thread issues FM + FN LDS.128 for 16*FM*FN FMAs (8x8: 4 loads / 64 FMA; 8x16: 6 / 128).
 //
@@ -33,9 +34,19 @@ struct FfmaWarpTile {
     static constexpr int kWM = WM, kWN = WN;
     using Acc = float[kTM][kTN];
 
-    // Lane -> position in the lane grid; ln varies fastest so a row's C stores are contiguous.
-    __device__ static int lane_m(int lane) { return lane / kLanesN; }
-    __device__ static int lane_n(int lane) { return lane % kLanesN; }
+    // Lane -> position in the lane grid. A 16-byte shared read is served a half-warp at a time, in one wavefront
+    // where the half's two quarter-warps (lanes 8q..8q+7) touch disjoint banks, else in two. In row order (ln the
+    // low two lane bits, so a row's C stores are contiguous) every quarter-warp reads all 4 ln, and each B fragment
+    // read takes 4 wavefronts against A's 2. In quarter pairs (lm = lane bits 3..1, ln = bit 3 xor bit 4 and bit 0)
+    // each quarter reads 4 lm and 2 ln, the other quarter of its half the other 4 lm and 2 ln, so every read takes
+    // 2; the 4 lanes of one lm still hold all 4 ln, so a row's C stores stay 64 contiguous bytes. Quarter pairs where
+    // a thread holds up to 64 accumulators, where they measure faster; row order for 8 x 16 per thread, whose reads
+    // are few against its FMAs and where quarter pairs measure slower (docs/experiments/2026-12-04-small-tiles.md).
+    static constexpr bool kQuarterPairs = FM * FN <= 4;
+    __device__ static int lane_m(int lane) { return kQuarterPairs ? (lane >> 1) & 7 : lane / kLanesN; }
+    __device__ static int lane_n(int lane) {
+        return kQuarterPairs ? (((lane >> 3) ^ (lane >> 4)) & 1) << 1 | (lane & 1) : lane % kLanesN;
+    }
 
     // Where acc[r][c] belongs, relative to the thread's origin.
     __host__ __device__ static constexpr int row_offset(int r) { return r / 4 * (4 * kLanesM) + r % 4; }
