@@ -88,8 +88,8 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
 // at a time. With one step per turn (more rows than kMaxRowsInTwoSteps), where both may and the block's columns of X
 // lie inside L (and, Y along S, the block's loads of Y inside S), the turns whose k all lie inside the slice for
 // every lane of the warp run without guards; the rest, and every turn otherwise, guard each load. Both add the same
-// products in the same order. With two steps per turn the guarded turns alone measure faster: the second step's
-// loads already hide the guards' cost.
+// products in the same order. With two steps per turn the guarded turns alone measure as fast or faster
+// (docs/experiments/2026-12-04-along-l-interior.md).
 template <int kRows, YRows kY, bool kXVector, bool kYVector>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
     constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
