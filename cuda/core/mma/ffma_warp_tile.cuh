@@ -34,15 +34,15 @@ struct FfmaWarpTile {
     static constexpr int kWM = WM, kWN = WN;
     using Acc = float[kTM][kTN];
 
-    // Lane -> position in the lane grid. A 16-byte shared read is served a half-warp at a time, in one wavefront
-    // where the half's two quarter-warps (lanes 8q..8q+7) touch disjoint banks, else in two. In row order (ln the
-    // low two lane bits, so a row's C stores are contiguous) every quarter-warp reads all 4 ln, and each B fragment
-    // read takes 4 wavefronts against A's 2. In quarter pairs (lm = lane bits 3..1, ln = bit 3 xor bit 4 and bit 0)
-    // each quarter reads 4 lm and 2 ln, the other quarter of its half the other 4 lm and 2 ln, so every read takes
-    // 2; the 4 lanes of one lm still hold all 4 ln, so a row's C stores stay 64 contiguous bytes. Quarter pairs where
-    // a thread holds up to 64 accumulators, where they measure faster or alike; row order for 8 x 16 per thread,
-    // whose reads are few against its FMAs and where quarter pairs measure slower
-    // (docs/experiments/2026-12-04-small-tiles.md).
+    // Lane -> position in the lane grid. Nsight Compute counts a 16-byte shared read as one wavefront per half-warp
+    // whose two quarter-warps (lanes 8q..8q+7) touch disjoint banks, two where they touch the same ones (the rule that
+    // fits the three placements measured, not a documented one). In row order (ln the low two lane bits, so a row's C
+    // stores are contiguous) every quarter-warp reads all 4 ln, and each B fragment read takes 4 wavefronts against
+    // A's 2. In quarter pairs (lm = lane bits 3..1, ln = bit 3 xor bit 4 and bit 0) each quarter reads 4 lm and 2 ln,
+    // the other quarter of its half the other 4 lm and 2 ln, so every read takes 2; the 4 lanes of one lm still hold
+    // all 4 ln, so a row's C stores stay 64 contiguous bytes. Quarter pairs where a thread holds up to 64
+    // accumulators, where they measure faster or alike; row order for 8 x 16 per thread, whose reads are few against
+    // its FMAs and where quarter pairs measure slower (docs/experiments/2026-12-04-small-tiles.md).
     static constexpr bool kQuarterPairs = FM * FN <= 4;
     __device__ static int lane_m(int lane) { return kQuarterPairs ? (lane >> 1) & 7 : lane / kLanesN; }
     __device__ static int lane_n(int lane) {
