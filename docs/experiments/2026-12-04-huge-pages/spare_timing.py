@@ -4,7 +4,7 @@ module's steps timed call by call.
     python3 spare_timing.py PATTERN N [--calls 8] [--torch]
 
 Prints one JSON line per call: the call's wall-clock ms; the ms spent in results.result_array and, inside it, in
-locking pages; which way the block came (pool, spare, new); and the page mappings that ran in background threads
+locking pages, in making new blocks (allocation and the huge-page mark) and in handing mappings to the threads; which way the block came (pool, spare, new); and the page mappings that ran in background threads
 during the call (their count and the ms they overlapped it), and how long before the call the taken spare's
 mappings had finished (negative: still running when the call took it).
 """
@@ -44,12 +44,35 @@ def main() -> int:
         results._madvise = timed_madvise
 
     events = {}
-    lock_pages, result_array = results._lock_pages, results.result_array
+    lock_pages, result_array, new_block = results._lock_pages, results.result_array, results._new_block
+
+    def add(name, t0):
+        events[name] = events.get(name, 0.0) + (now() - t0) * 1e3
+
+    def timed_new_block(size):
+        t0 = now()
+        block = new_block(size)
+        add("new_block_ms", t0)
+        return block
+
+    class TimedWorkers:
+        def __init__(self, workers):
+            self.workers = workers
+
+        def submit(self, *a):
+            t0 = now()
+            future = self.workers.submit(*a)
+            add("submit_ms", t0)
+            return future
+
+    if results._workers is not None:
+        results._workers = TimedWorkers(results._workers)
+    results._new_block = timed_new_block
 
     def timed_lock(block):
         t0 = now()
         lock_pages(block)
-        events["lock_ms"] = events.get("lock_ms", 0.0) + (now() - t0) * 1e3
+        add("lock_ms", t0)
 
     def timed_result_array(shape):
         t0 = now()
