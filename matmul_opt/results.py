@@ -170,7 +170,18 @@ def _madvise_call():
             if page + _PAGE <= probe.ctypes.data + probe.nbytes and libc.madvise(page, _PAGE, _MADV_POPULATE_WRITE) == 0:
                 _workers = ThreadPoolExecutor(_MAPPING_THREADS, thread_name_prefix="matmul_opt-map")
                 _madvise = libc.madvise
+                _start_every_worker()
     return _madvise
+
+
+def _start_every_worker() -> None:
+    """Starts all of _workers' threads at once, in the call that finds madvise (the first call of a process, which
+    starts CUDA anyway): the executor starts a thread when a submit finds none idle, and each start made a later call
+    wait for it (docs/experiments/2026-12-04-huge-pages.md, call 7)."""
+    everyone = threading.Barrier(_MAPPING_THREADS + 1)
+    for _ in range(_MAPPING_THREADS):
+        _workers.submit(everyone.wait)  # each holds its thread until all have one: no submit finds one idle
+    everyone.wait()
 
 
 def held_bytes() -> int:
