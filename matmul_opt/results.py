@@ -9,13 +9,16 @@ it costs more than the call that fills the block (docs/experiments/2026-12-03-ho
 - Results under LOCKED_FROM_BYTES come in ordinary memory, as before this module locked any: the host path stages
   them, and skips its pinned-memory query below 1 MiB (locking was not measured at these sizes).
 - Results from LOCKED_FROM_BYTES to PAGEABLE_FROM_BYTES come in page-locked blocks of the library's own (locked as
-  they are made, while LOCKED_LIMIT_BYTES allows and the system agrees; pageable otherwise).
+  they are taken, while LOCKED_LIMIT_BYTES allows and the system agrees; pageable otherwise).
 - Larger results come in pageable blocks of the library's own, whose pages background threads map (madvise
   MADV_POPULATE_WRITE, Linux 5.14 and later, which maps pages without writing them, so the call's copies may write
-  them at the same time): a new block's while the call runs, and a spare's ahead of the call that takes it. A
-  result that finds no block of its size in the pool starts a new spare of its size, so scripts that keep every
-  result have each one's pages mapped during the call before, while scripts whose results come back to the pool
-  start none. There is one spare at a time, of the latest such size.
+  them at the same time) while the call runs.
+- A result of either kind that finds no block of its size in the pool takes the spare if it has that size, and
+  starts a new spare of its size: a pageable block whose pages background threads map ahead of the call that takes
+  it (locking a block whose pages are mapped costs a fraction of locking fresh memory, and mapping in the
+  background leaves the driver alone, where a lock beside a call would contend with the call's own copies). So
+  scripts that keep every result have each one's pages mapped during the call before, while scripts whose results
+  come back to the pool start none. There is one spare at a time, of the latest such size.
 Blocks are rounded up to 2 MiB and start on a 2 MiB boundary, marked for transparent huge pages (madvise
 MADV_HUGEPAGE), which the system maps and locks faster than 4 KiB pages. A freed result's block goes back to a pool
 (at most POOL_LIMIT_BYTES), locked or not as it was, and the next result of its size takes it: scripts that drop or
@@ -70,14 +73,15 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
     with _lock:
         _take_returned()
         block = _from_pool(size)
-        if block is None and size < PAGEABLE_FROM_BYTES:
-            block = _new_block(size)
-            _lock_pages(block)
-        elif block is None:
+        if block is None:
             if _spare is not None and _spare.nbytes == size:
                 block, _spare = _spare, None
+            elif size < PAGEABLE_FROM_BYTES:
+                block = _new_block(size)  # the lock below maps its pages
             else:
                 block = _mapped_block(size, _MAPPING_THREADS)
+            if size < PAGEABLE_FROM_BYTES:
+                _lock_pages(block)
             if _spare is None or _spare.nbytes != size:
                 _spare = _mapped_block(size, _SPARE_THREADS)
     # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
@@ -166,7 +170,18 @@ def _madvise_call():
             if page + _PAGE <= probe.ctypes.data + probe.nbytes and libc.madvise(page, _PAGE, _MADV_POPULATE_WRITE) == 0:
                 _workers = ThreadPoolExecutor(_MAPPING_THREADS, thread_name_prefix="matmul_opt-map")
                 _madvise = libc.madvise
+                _start_every_worker()
     return _madvise
+
+
+def _start_every_worker() -> None:
+    """Starts all of _workers' threads at once, in the call that finds madvise (the first call of a process, which
+    starts CUDA anyway): the executor starts a thread when a submit finds none idle, and each start made a later call
+    wait for it (docs/experiments/2026-12-04-huge-pages.md, call 7)."""
+    everyone = threading.Barrier(_MAPPING_THREADS + 1)
+    for _ in range(_MAPPING_THREADS):
+        _workers.submit(everyone.wait)  # each holds its thread until all have one: no submit finds one idle
+    everyone.wait()
 
 
 def held_bytes() -> int:

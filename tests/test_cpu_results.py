@@ -1,6 +1,6 @@
 """CPU tier: where host-path results of 1 MiB or more come from (matmul_opt.results): recycled blocks, page-locked
-through the library (here a stand-in that records the calls) from 1 to 16 MiB, pageable and prepared ahead from 16
-MiB, bounded, and freed on request."""
+through the library (here a stand-in that records the calls) from 1 to 16 MiB and pageable from 16 MiB, a spare of
+the latest new size prepared ahead, bounded, and freed on request."""
 import gc
 
 import numpy as np
@@ -129,9 +129,14 @@ def test_kept_large_results_take_the_spare_that_the_last_new_block_started(locks
     assert results.held_bytes() == BLOCK
 
 
-def test_kept_mid_sized_results_are_locked_each_and_leave_no_spare(locks):
+def test_kept_mid_sized_results_are_locked_each_and_take_the_spare_that_the_last_started(locks):
     kept = [results.result_array(MID) for _ in range(3)]
-    assert set(locks.locked) == {address(C) for C in kept} and results.held_bytes() == 0
+    assert len({address(C) for C in kept}) == 3
+    assert set(locks.locked) == {address(C) for C in kept}
+    # One pageable spare of the size waits, not locked until a result takes it.
+    assert results.held_bytes() == MID_BLOCK and len(locks.locked) == 3
+    fourth = results.result_array(MID)
+    assert address(fourth) in locks.locked and results.held_bytes() == MID_BLOCK
 
 
 def test_a_large_result_back_in_the_pool_starts_no_spare(locks):
@@ -148,7 +153,8 @@ def test_the_pool_is_bounded_and_a_locked_block_past_it_is_unlocked(locks, monke
     kept = [results.result_array(MID) for _ in range(3)]
     del kept
     gc.collect()
-    assert results.held_bytes() == 2 * MID_BLOCK and len(locks.locked) == 2 and locks.unlocks == 1
+    # Two pooled and the spare (pageable); the third block, past the bound, unlocked and freed.
+    assert results.held_bytes() == 3 * MID_BLOCK and len(locks.locked) == 2 and locks.unlocks == 1
 
 
 def test_release_unlocks_and_frees_the_pool_and_the_spare(locks):
@@ -189,7 +195,7 @@ def test_memory_held_counts_the_blocks_and_release_memory_frees_them(locks):
     kept = [results.result_array(LARGE), results.result_array(MID)]
     del kept
     gc.collect()
-    # Both pooled, and the large size's spare.
-    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == 2 * BLOCK + MID_BLOCK
+    # Both pooled, and the spare of the latest new size (the mid-sized one's replaced the large one's).
+    assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == BLOCK + 2 * MID_BLOCK
     matmul_opt.release_memory()
     assert matmul_opt.memory_held()["result_blocks"] == 0 and locks.locked == {}
