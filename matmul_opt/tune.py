@@ -13,7 +13,7 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   largest S below which it wins every shape, for rows and for columns (kSkinnyMaxRows, kSkinnyMaxColumns);
 - shortk: squares of 3072 and 6144 at K from 1 to 16: the shortk kernel up to the largest K below which it beats,
   at every shape, the configuration that the short-K table names for it (kShortkMaxK);
-- panels: C of S rows (and of S columns) against a large side of 4096 at K = 1024 and 4096, S from 24 to 256,
+- panels: C of S rows (and of S columns) against a large side of 4096 at K = 1024 and 4096, S from 24 to 384,
   with the split-K rule's slices: at each K, the fastest tile for each orientation, a row per S up to where it
   changes; each K's rows apply up to halfway (geometrically) to the next K swept (kPanelRows);
 - long K: small squares (1 to 512) at K = 131072, the split-K rule's slices: the skinny kernel up to the square
@@ -68,7 +68,7 @@ LONGK_NAME = "longk"
 LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits one longk tile
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
-PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256]
+PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256, 320, 384]
 PANEL_KS = [1024, 4096]  # the panel sweep's K: the tile that wins a panel at a long K can lose at a short one
 SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
 LONG_K_SIDES = [1, 4, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512]
