@@ -25,7 +25,7 @@ struct PanelRow {
 
 // C with at most this many rows, or columns: the skinny kernel (fastest at every small side up to it, against
 // 4096 x 4096).
-inline constexpr int kSkinnyMaxRows = 8;
+inline constexpr int kSkinnyMaxRows = 16;
 inline constexpr int kSkinnyMaxColumns = 24;
 
 // K up to this: the shortk kernel (faster than the short-K table's configuration at every K up to it, squares of
@@ -36,17 +36,21 @@ inline constexpr int kShortkMaxK = 8;
 // up to halfway, geometrically, to the next K swept).
 inline constexpr PanelRow kPanelRows[] = {
     {2048, 32, "pipelined 32x128x16", "pipelined 128x32x16"},
-    {2048, 48, "pipelined 64x64x16", "tma 128x64x32"},
-    {2048, 96, "pipelined 32x128x16", "tma 128x64x32"},
-    {2048, 128, "tma 128x64x32", "tma 128x64x32"},
+    {2048, 64, "pipelined 32x128x16", "tma 128x64x32"},
+    {2048, 96, "pipelined 32x128x16", "pipelined 128x32x16"},
+    {2048, 128, "pipelined 32x128x16", "pipelined 32x128x16"},
     {2048, 192, "pipelined 64x128x16", "pipelined 128x64x16"},
     {2048, 256, "pipelined 128x256x16", "pipelined 128x256x16"},
+    {2048, 320, "pipelined 64x64x16", "pipelined 64x64x16"},
+    {2048, 384, "pipelined 32x128x16", "pipelined 64x128x16"},
     {INT_MAX, 32, "pipelined 32x128x16", "pipelined 128x32x16"},
-    {INT_MAX, 64, "pipelined 64x128x16", "tma 128x64x32"},
+    {INT_MAX, 64, "pipelined 32x128x16", "tma 128x64x32"},
     {INT_MAX, 96, "pipelined 32x128x16", "tma 128x128x16"},
-    {INT_MAX, 128, "pipelined 128x256x16", "tma 128x128x16"},
+    {INT_MAX, 128, "pipelined 128x256x16", "pipelined 64x128x16"},
     {INT_MAX, 192, "pipelined 64x128x16", "pipelined 128x64x16"},
     {INT_MAX, 256, "tma 128x256x32 k16", "tma 128x256x32 k16"},
+    {INT_MAX, 320, "pipelined 64x64x16", "pipelined 64x64x16"},
+    {INT_MAX, 384, "streamk 128x128x16", "streamk 128x128x16"},
 };
 
 // A long K over a small C: K from kLongKMin and at most kLongKMaxMnPerSm output elements per SM (squares up to
@@ -58,20 +62,20 @@ inline constexpr int64_t kLongKMaxMnPerSm = 1986;
 inline constexpr int64_t kLongKSkinnyMaxMnPerSm = 11;
 
 inline constexpr Rate kLongKRates[] = {
-    {"pipelined 128x256x16", 48.92},
-    {"pipelined 128x128x16", 40.24},
-    {"pipelined 128x64x16", 40.98},
-    {"pipelined 64x64x16", 36.07},
-    {"tma 128x256x32", 46.86},
-    {"tma 128x128x16", 47.43},
-    {"tma 128x64x32", 43.81},
-    {"tma 128x256x32 k16", 50.27},
-    {"streamk 128x256x32", 12.12},
-    {"streamk 128x128x16", 13.46},
-    {"streamk 128x256x32 tail3", 9.7},
-    {"pipelined 32x128x16", 38.47},
-    {"pipelined 128x32x16", 28.89},
-    {"pipelined 64x128x16", 44.01},
+    {"pipelined 128x256x16", 48.64},
+    {"pipelined 128x128x16", 40.74},
+    {"pipelined 128x64x16", 41.18},
+    {"pipelined 64x64x16", 41.49},
+    {"tma 128x256x32", 46.52},
+    {"tma 128x128x16", 46.98},
+    {"tma 128x64x32", 43.44},
+    {"tma 128x256x32 k16", 49.83},
+    {"streamk 128x256x32", 12.16},
+    {"streamk 128x128x16", 13.44},
+    {"streamk 128x256x32 tail3", 9.68},
+    {"pipelined 32x128x16", 43.49},
+    {"pipelined 128x32x16", 33.3},
+    {"pipelined 64x128x16", 45.39},
 };
 
 // A long K over a C that one longk tile covers (both sides up to 32): the skinny kernel where C's smaller side is
@@ -81,27 +85,25 @@ inline constexpr int kLongkMinSmallSide = 8;
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.
-inline constexpr double kCutTileFmasPerSmPerUs = 142000;
-inline constexpr double kCutEdgeBytesPerUs = 2910000;
+inline constexpr double kCutTileFmasPerSmPerUs = 142600;
+inline constexpr double kCutEdgeBytesPerUs = 2950000;
 
 // K up to this: the short-K table (squares at K = 32).
 inline constexpr int kShortKMax = 128;
 
 inline constexpr Row kShortKRows[] = {
-    {15887, "pipelined 32x128x16"},  // fastest at 1024^2, K = 32
-    {47662, "pipelined 128x256x16"},  // fastest at 2048^2, K = 32
-    {381300, "pipelined 64x128x16"},  // fastest at 3072^2, 4096^2, 6144^2, K = 32
-    {INT64_MAX, "pipelined 128x64x16"},  // fastest at 8192^2, K = 32
+    {47662, "pipelined 32x128x16"},  // fastest at 1024^2, 2048^2, K = 32
+    {INT64_MAX, "pipelined 64x128x16"},  // fastest at 3072^2, 4096^2, 6144^2, 8192^2, K = 32
 };
 
 inline constexpr Row kRows[] = {
-    {2978, "pipelined 32x128x16"},  // fastest at 256^2, 384^2, 512^2
-    {5957, "tma 128x64x32"},  // fastest at 768^2
+    {5957, "pipelined 32x128x16"},  // fastest at 256^2, 384^2, 512^2, 768^2
     {11915, "pipelined 128x256x16"},  // fastest at 1024^2
     {23831, "streamk 128x128x16"},  // fastest at 1536^2
     {47662, "tma 128x256x32 k16"},  // fastest at 2048^2
     {95325, "streamk 128x256x32 tail3"},  // fastest at 3072^2
-    {INT64_MAX, "tma 128x256x32"},  // fastest at 4096^2, 6144^2, 8192^2
+    {381300, "tma 128x256x32"},  // fastest at 4096^2, 6144^2
+    {INT64_MAX, "streamk 128x256x32 tail3"},  // fastest at 8192^2
 };
 
 }  // namespace best_table

@@ -18,6 +18,6 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
 
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
 // (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none).
-inline constexpr int kFp32AccurateMinK = 64;
+inline constexpr int kFp32AccurateMinK = 128;
 
 }  // namespace precision_table
