@@ -68,6 +68,7 @@ LONGK_NAME = "longk"
 LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits one longk tile
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
+TIE_FRACTION = 0.015  # table_rows: a winner by less than this keeps the configuration of the size below
 PANEL_SIDES = [24, 32, 48, 64, 96, 128, 192, 256, 320, 384]
 PANEL_KS = [1024, 4096]  # the panel sweep's K: the tile that wins a panel at a long K can lose at a short one
 SKINNY_MAX_SIDE = 32  # skinny.h's kMaxSmallSide: past it the skinny kernel runs its fallback
@@ -171,8 +172,15 @@ def fastest(row: dict) -> str:
 
 def table_rows(measurements: list[dict], sms: int) -> list[tuple[int | str, str, list[int]]]:
     """[(max_mn_per_sm, configuration name, the sizes it won)], increasing, the last bound open (INT64_MAX), from
-    measurements of squares (one sweep)."""
-    winners = [(row["M"] * row["N"] / sms, fastest(row), row["M"]) for row in measurements]
+    measurements of squares (one sweep). A size whose fastest configuration beats the one of the size below by less
+    than TIE_FRACTION keeps that one: such a flip lies within the sweep's run-to-run spread."""
+    winners: list[tuple[float, str, int]] = []
+    for row in measurements:
+        config = fastest(row)
+        below = winners[-1][1] if winners else None
+        if below in row["ms"] and row["ms"][below] <= (1 + TIE_FRACTION) * row["ms"][config]:
+            config = below
+        winners.append((row["M"] * row["N"] / sms, config, row["M"]))
     rows: list[tuple[int | str, str, list[int]]] = []
     for (mn, config, size), following in zip(winners, winners[1:] + [None]):
         bound = "INT64_MAX" if following is None else int(math.sqrt(mn * following[0]))
@@ -410,7 +418,8 @@ inline constexpr int kLongkMinSmallSide = {t["longk_min_small_side"]};
 inline constexpr double kCutTileFmasPerSmPerUs = {t["cut"]["tile_fmas_per_sm_per_us"]:.0f};
 inline constexpr double kCutEdgeBytesPerUs = {t["cut"]["edge_bytes_per_us"]:.0f};
 
-// K up to this: the short-K table (squares at K = {SHORT_K}).
+// K up to this: the short-K table (squares at K = {SHORT_K}). In both tables below, a size whose winner beat the
+// configuration of the size below by less than {TIE_FRACTION:.1%} keeps that one (within the sweep's spread).
 inline constexpr int kShortKMax = {SHORT_K_MAX};
 
 inline constexpr Row kShortKRows[] = {{

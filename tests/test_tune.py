@@ -35,6 +35,17 @@ def test_rows_follow_the_fastest_config_and_merge_runs():
     assert 1024**2 / 132 < rows[1][0] < 4096**2 / 132
 
 
+def test_a_winner_within_the_tie_fraction_keeps_the_configuration_of_the_size_below():
+    close = 1 + tune.TIE_FRACTION / 2
+    measurements = [
+        square(1024, {"a": 1.0, "b": 2.0}),
+        square(2048, {"a": close, "b": 1.0}),  # b wins by less than the tie fraction: a stays
+        square(4096, {"a": 1.1, "b": 1.0}),  # b wins by more: a new row
+    ]
+    rows = table_rows(measurements, sms=132)
+    assert [(config, sizes) for _, config, sizes in rows] == [("a", [1024, 2048]), ("b", [4096])]
+
+
 def test_the_skinny_kernel_takes_the_sides_below_the_first_it_loses():
     def row(M, N, winner):
         return {"sweep": "skinny", "M": M, "N": N, "K": 4096, "ms": {"skinny": 1.0, "other": 0.5 if winner else 2.0}}
