@@ -4,7 +4,8 @@ module's steps timed call by call.
     python3 spare_timing.py PATTERN N [--calls 8] [--torch]
 
 Prints one JSON line per call: the call's wall-clock ms; the ms spent in results.result_array and, inside it, in
-locking pages, in making new blocks (allocation and the huge-page mark) and in handing mappings to the threads; which way the block came (pool, spare, new); and the page mappings that ran in background threads
+locking pages, in making new blocks (allocation and the huge-page mark) and in handing mappings to the threads;
+which way the block came (pool, spare, new); and the page mappings that ran in background threads
 during the call (their count and the ms they overlapped it), and how long before the call the taken spare's
 mappings had finished (negative: still running when the call took it).
 """
