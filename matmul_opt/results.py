@@ -18,7 +18,8 @@ it costs more than the call that fills the block (docs/experiments/2026-12-03-ho
   it (locking a block whose pages are mapped costs a fraction of locking fresh memory, and mapping in the
   background leaves the driver alone, where a lock beside a call would contend with the call's own copies). So
   scripts that keep every result have each one's pages mapped during the call before, while scripts whose results
-  come back to the pool start none. There is one spare at a time, of the latest such size.
+  come back to the pool start none. There is one spare at a time, of the latest such size. The mapping threads all
+  start in the first call that needs them (which starts CUDA anyway), so that no later call waits for one to start.
 Blocks are rounded up to 2 MiB and start on a 2 MiB boundary, marked for transparent huge pages (madvise
 MADV_HUGEPAGE), which the system maps and locks faster than 4 KiB pages. A freed result's block goes back to a pool
 (at most POOL_LIMIT_BYTES), locked or not as it was, and the next result of its size takes it: scripts that drop or
@@ -176,8 +177,8 @@ def _madvise_call():
 
 def _start_every_worker() -> None:
     """Starts all of _workers' threads at once, in the call that finds madvise (the first call of a process, which
-    starts CUDA anyway): the executor starts a thread when a submit finds none idle, and each start made a later call
-    wait for it (docs/experiments/2026-12-04-huge-pages.md, call 7)."""
+    starts CUDA anyway): the executor starts a thread when a submit finds none idle, and each start held up the
+    call that submitted (docs/experiments/2026-12-04-huge-pages.md, call 7)."""
     everyone = threading.Barrier(_MAPPING_THREADS + 1)
     for _ in range(_MAPPING_THREADS):
         _workers.submit(everyone.wait)  # each holds its thread until all have one: no submit finds one idle
