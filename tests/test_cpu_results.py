@@ -2,6 +2,7 @@
 through the library (here a stand-in that records the calls) from 1 to 16 MiB and pageable from 16 MiB, a spare of
 the latest new size prepared ahead, bounded, and freed on request."""
 import gc
+import threading
 
 import numpy as np
 import pytest
@@ -199,3 +200,11 @@ def test_memory_held_counts_the_blocks_and_release_memory_frees_them(locks):
     assert matmul_opt.memory_held()["result_blocks"] == results.held_bytes() == BLOCK + 2 * MID_BLOCK
     matmul_opt.release_memory()
     assert matmul_opt.memory_held()["result_blocks"] == 0 and locks.locked == {}
+
+
+def test_the_mapping_threads_all_start_with_their_pool(locks):
+    # A thread the pool started later, when a submit found none idle, would hold up the call that submitted.
+    if not results._madvise_call():
+        pytest.skip("no MADV_POPULATE_WRITE on this system: nothing is mapped in the background")
+    threads = [t for t in threading.enumerate() if t.name.startswith("matmul_opt-map")]
+    assert len(threads) == results._MAPPING_THREADS
