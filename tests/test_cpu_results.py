@@ -208,3 +208,23 @@ def test_the_mapping_threads_all_start_with_their_pool(locks):
         pytest.skip("no MADV_POPULATE_WRITE on this system: nothing is mapped in the background")
     threads = [t for t in threading.enumerate() if t.name.startswith("matmul_opt-map")]
     assert len(threads) == results._MAPPING_THREADS
+
+
+def test_a_mapping_thread_that_will_not_start_leaves_a_working_pool(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+    started = []
+
+    def submit(self, fn, *args):
+        if len(started) == 3:
+            raise RuntimeError("can't start new thread")
+        started.append(fn)
+        return original(self, fn, *args)
+
+    original = ThreadPoolExecutor.submit
+    workers = ThreadPoolExecutor(results._MAPPING_THREADS, thread_name_prefix="matmul_opt-test")
+    monkeypatch.setattr(results, "_workers", workers)
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", submit)
+    results._start_every_worker()  # returns instead of waiting for threads that never come
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", original)
+    assert len(started) == 3 and workers.submit(sum, [1, 2]).result(timeout=5) == 3
+    workers.shutdown()
