@@ -4,8 +4,9 @@
 // is scaled by a power of two and rounded to an integer line, so that C_int = A_int · B_int is the product to the
 // precision the scaling keeps. C_int is computed exactly as its residues modulo 8 pairwise coprime moduli of at most
 // 256: each operand's residues fit int8, and each residue product is one INT8 tensor-core product with int32 sums.
-// The Chinese remainder theorem rebuilds C_int from the 8 residues of each element, in float64, and C is C_int
-// scaled back (core/layout/residues.h: the scaling, the residue passes and the rebuild).
+// The Chinese remainder theorem rebuilds C_int from the 8 residues of each element, as a 64-bit fixed-point fraction
+// of the moduli's product, and C is C_int scaled back (core/layout/residues.h: the scaling, the residue passes and
+// the rebuild).
 //
 // Passes: two over each operand for its lines' largest magnitudes and norms, one that writes its 8 residue matrices
 // K-major (int8, K padded to 16), then every modulus's product in one launch of this file's kernel (its units are

@@ -8,26 +8,17 @@ namespace gemm {
 
 namespace {
 
-// Pairwise coprime, at most 256: 256, 255 = 3 * 5 * 17, 253 = 11 * 23, 247 = 13 * 19 and primes. Their product is
-// about 2^63.6.
-constexpr int kModuli[kOzakiModuli] = {256, 255, 253, 251, 247, 241, 239, 233};
-
 constexpr int kThreads = 256;
-constexpr int kTile = 32;  // lines x k of one block of the residue pass
-constexpr int kTileRowsPerPass = 8;
+constexpr int kWarps = kThreads / 32;
+constexpr int kGroupK = 4;                 // consecutive k (or elements of C) of one thread: 4-byte residue words
+constexpr int kTileK = 32 * kGroupK;       // k of one block of the residue pass: a warp's groups along one line
+constexpr int kTileLines = 32;             // lines of one block of the residue pass
+constexpr int kLinesPerWarp = kTileLines / kWarps;
 constexpr int kMaxGridY = 65535;
-constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C covers the rest
+constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
 
 // Whether x is left to the fix-up: an Inf or NaN, or a magnitude of kOzakiLargeMagnitude or more.
 __device__ __forceinline__ bool uncarried(float x) { return !(fabsf(x) < kOzakiLargeMagnitude); }
-
-// e with max |x| < 2^e for the line whose largest finite magnitude has these bits (0 for a line of zeros).
-__device__ __forceinline__ int line_exponent(unsigned max_bits) {
-    if (max_bits == 0) return 0;
-    int e = 0;
-    frexpf(__uint_as_float(max_bits), &e);
-    return e;
-}
 
 // 2^e as a double, exactly, for e within the double exponent's normal range (a multiplication by it is exact where
 // ldexp would call a function that handles every range).
@@ -155,73 +146,115 @@ __global__ void scaling_bits_kernel(const uint64_t* a_norms, int64_t a_lines, co
     bits[0] = total;
 }
 
-// A 32 x 32 tile of lines x k through shared memory (so that both the read and the K-major writes are along
-// contiguous addresses), each value scaled, rounded and reduced modulo every modulus.
-template <bool kKContiguous>
-__global__ void residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                                int8_t* planes, int64_t kp, OzakiModuli moduli) {
-    const int line_bits = operand == OzakiOperand::kA ? (bits[0] + 1) / 2 : bits[0] / 2;
-    __shared__ float tile[kTile][kTile + 1];  // [line][k]
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t line0 = blockIdx.x * int64_t(kTile);
-    const int64_t plane = op.lines * kp;
-    for (int64_t k0 = blockIdx.y * int64_t(kTile); k0 < kp; k0 += int64_t(gridDim.y) * kTile) {
-        for (int r = ty; r < kTile; r += kTileRowsPerPass) {
-            if constexpr (kKContiguous) {
-                const int64_t line = line0 + r, k = k0 + tx;
-                tile[r][tx] = line < op.lines && k < op.k ? op.x[line * op.ld + k] : 0.f;
-            } else {
-                const int64_t line = line0 + tx, k = k0 + r;
-                tile[tx][r] = line < op.lines && k < op.k ? op.x[k * op.ld + line] : 0.f;
-            }
-        }
-        __syncthreads();
-        for (int r = ty; r < kTile; r += kTileRowsPerPass) {
-            const int64_t line = line0 + r, k = k0 + tx;
-            if (line >= op.lines || k >= kp) continue;
-            const float v = tile[r][tx];
-            // At most 2^31 in magnitude, cut into hi 2^16 + lo for residue_of (2^31 itself does not fit an int).
-            const double scaled =
-                uncarried(v) ? 0.0 : rint(double(v) * power_of_two(line_bits - line_exponent(max_bits[line])));
-            const double hi = floor(scaled * 0x1p-16);
-            const int high = int(hi);
-            const unsigned low = unsigned(scaled - hi * 0x1p16);
-            int8_t* const out = planes + line * kp + k;
+// Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
+// (at most 2^31 in magnitude), one byte each, packed in k order.
+__device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
+                                               unsigned (&packed)[kOzakiModuli]) {
+    LiftedInteger x[kGroupK];
 #pragma unroll
-            for (int l = 0; l < kOzakiModuli; ++l) {
-                const OzakiModulus& mod = moduli.modulus[l];
-                int residue = residue_of(high, low, mod);
-                if (residue >= (mod.m + 1) / 2) residue -= mod.m;  // symmetric: [-m/2, m/2) fits int8
-                out[l * plane] = int8_t(residue);
-            }
-        }
-        __syncthreads();
+    for (int c = 0; c < kGroupK; ++c)
+        x[c] = lift(uncarried(v[c]) ? 0 : __double2ll_rn(double(v[c]) * power_of_two(shift)));
+#pragma unroll
+    for (int l = 0; l < kOzakiModuli; ++l) {
+        unsigned word = 0;
+#pragma unroll
+        for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
+        packed[l] = word;
     }
 }
 
-// C(i, j) = M (t - round(t)) 2^(e_a(i) + e_b(j) - bits), t = sum over l of ((r_l * inverse_l) mod m_l) / m_l: the
-// Chinese remainder theorem's sum divided by M, whose fractional part times M is the integer product, centred. The
-// grid strides over C in row-major order, stepping (i, j) without dividing.
-__global__ void rebuild_kernel(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
-                               const unsigned* b_max_bits, const int* scaling_bits, float* C, int64_t ldc,
-                               OzakiModuli moduli) {
+// A block covers kTileLines lines x kTileK k: each warp kLinesPerWarp lines, each lane a group of kGroupK
+// consecutive k, whose residues it stores four bytes at a time into each modulus's K-major plane. Lines stored as
+// rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
+// first, whose rows the lanes then read along k.
+template <bool kKContiguous>
+__global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, OzakiOperand operand,
+                                                            const unsigned* max_bits, const int* bits,
+                                                            int8_t* planes, int64_t kp, OzakiModuli moduli) {
+    const int line_bits = operand == OzakiOperand::kA ? (bits[0] + 1) / 2 : bits[0] / 2;
+    __shared__ __align__(16) float tile[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int64_t line0 = blockIdx.x * int64_t(kTileLines);
+    const int64_t plane = op.lines * kp;
+    for (int64_t k0 = blockIdx.y * int64_t(kTileK); k0 < kp; k0 += int64_t(gridDim.y) * kTileK) {
+        if constexpr (!kKContiguous) {
+            const int64_t line = line0 + lane;
+            for (int g = warp; g < kTileK / kGroupK; g += kWarps) {
+                float v[kGroupK];
+#pragma unroll
+                for (int c = 0; c < kGroupK; ++c) {
+                    const int64_t k = k0 + kGroupK * g + c;
+                    v[c] = line < op.lines && k < op.k ? op.x[k * op.ld + line] : 0.f;
+                }
+                *reinterpret_cast<float4*>(&tile[lane][kGroupK * g]) = make_float4(v[0], v[1], v[2], v[3]);
+            }
+            __syncthreads();
+        }
+        const int64_t k = k0 + kGroupK * lane;  // kp is a multiple of kGroupK: a group lies wholly below it or not
+#pragma unroll
+        for (int p = 0; p < kLinesPerWarp; ++p) {
+            const int r = warp + kWarps * p;
+            const int64_t line = line0 + r;
+            if (line >= op.lines || k >= kp) continue;
+            float v[kGroupK];
+            if constexpr (kKContiguous) {
+#pragma unroll
+                for (int c = 0; c < kGroupK; ++c) v[c] = k + c < op.k ? op.x[line * op.ld + k + c] : 0.f;
+            } else {
+                const float4 t = *reinterpret_cast<const float4*>(&tile[r][kGroupK * lane]);
+                v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+            }
+            unsigned packed[kOzakiModuli];
+            group_residues(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
+            int8_t* const out = planes + line * kp + k;
+#pragma unroll
+            for (int l = 0; l < kOzakiModuli; ++l) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
+        }
+        if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
+    }
+}
+
+// C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues by crt_fraction (core/layout/residues.h).
+// A thread rebuilds four consecutive elements of C in row-major order, reading one 4-byte word of each modulus's
+// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise;
+// the grid strides over the groups, stepping (i, j) without dividing.
+template <bool kWords>
+__global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
+                                                           const unsigned* a_max_bits, const unsigned* b_max_bits,
+                                                           const int* scaling_bits, float* C, int64_t ldc,
+                                                           OzakiModuli moduli) {
     const int bits = scaling_bits[0];
-    const int64_t count = int64_t(M) * N, stride = int64_t(gridDim.x) * kThreads;
-    int64_t idx = blockIdx.x * int64_t(kThreads) + threadIdx.x;
-    if (idx >= count) return;
-    int64_t i = idx / N, j = idx % N;
-    const int64_t i_step = stride / N, j_step = stride % N;
-    for (; idx < count; idx += stride) {
-        double t = 0.0;
+    const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroupK + 1;
+    const int64_t stride = int64_t(gridDim.x) * kThreads;
+    int64_t group = blockIdx.x * int64_t(kThreads) + threadIdx.x;
+    if (group >= groups) return;
+    int64_t i = group * kGroupK / N, j = group * kGroupK % N;
+    const int64_t i_step = stride * kGroupK / N, j_step = stride * kGroupK % N;
+    for (; group < groups; group += stride) {
+        const int64_t first = group * kGroupK;
+        unsigned words[kOzakiModuli];
 #pragma unroll
         for (int l = 0; l < kOzakiModuli; ++l) {
-            const OzakiModulus& mod = moduli.modulus[l];
-            const int u = residue_of(int(residues[l * count + idx]) * mod.inverse, mod);
-            t += double(u) * mod.reciprocal;
+            const uint8_t* const plane = residues + l * count;
+            if constexpr (kWords) {
+                words[l] = *reinterpret_cast<const unsigned*>(plane + first);
+            } else {
+                words[l] = 0;
+                for (int c = 0; c < kGroupK && first + c < count; ++c)
+                    words[l] |= unsigned(plane[first + c]) << (8 * c);
+            }
         }
-        const double integer = moduli.product * (t - rint(t));
-        const int e = line_exponent(a_max_bits[i]) + line_exponent(b_max_bits[j]) - bits;
-        C[i * ldc + j] = float(integer * power_of_two(e));
+        int64_t row = i, column = j;
+#pragma unroll
+        for (int c = 0; c < kGroupK; ++c) {
+            if (!kWords && first + c >= count) break;
+            unsigned r[kOzakiModuli];
+#pragma unroll
+            for (int l = 0; l < kOzakiModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
+            const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
+            C[row * ldc + column] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            if (++column == N) column = 0, ++row;
+        }
         i += i_step;
         j += j_step;
         if (j >= N) j -= N, ++i;
@@ -234,28 +267,6 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
 }
 
 }  // namespace
-
-const OzakiModuli& ozaki_moduli() {
-    static const OzakiModuli moduli = [] {
-        OzakiModuli o{};
-        unsigned __int128 product = 1;
-        for (int l = 0; l < kOzakiModuli; ++l) product *= unsigned(kModuli[l]);
-        for (int l = 0; l < kOzakiModuli; ++l) {
-            const int m = kModuli[l];
-            OzakiModulus& mod = o.modulus[l];
-            mod.m = m;
-            const int rest = int((product / unsigned(m)) % unsigned(m));
-            for (int y = 1; y < m; ++y)
-                if (rest * y % m == 1) mod.inverse = y;
-            mod.two16 = (1 << 16) % m;
-            mod.magic = unsigned(((uint64_t(1) << 32) + unsigned(m) - 1) / unsigned(m));
-            mod.reciprocal = 1.0 / m;
-        }
-        o.product = double(product);
-        return o;
-    }();
-    return moduli;
-}
 
 mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags, cudaStream_t stream) {
     if (op.k_contiguous)
@@ -281,21 +292,24 @@ mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const ui
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           int8_t* planes, int64_t kp, cudaStream_t stream) {
-    const dim3 grid(unsigned(blocks_for(op.lines, kTile, INT32_MAX)), unsigned(blocks_for(kp, kTile, kMaxGridY)));
-    const dim3 block(kTile, kTileRowsPerPass);
+    const dim3 grid(unsigned(blocks_for(op.lines, kTileLines, INT32_MAX)), unsigned(blocks_for(kp, kTileK, kMaxGridY)));
     if (op.k_contiguous)
-        return launch(residues_kernel<true>, grid, block, 0, stream, "the residues", op, operand, max_bits, bits,
-                      planes, kp, ozaki_moduli());
-    return launch(residues_kernel<false>, grid, block, 0, stream, "the residues", op, operand, max_bits, bits, planes,
-                  kp, ozaki_moduli());
+        return launch(residues_kernel<true>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
+                      bits, planes, kp, ozaki_moduli());
+    return launch(residues_kernel<false>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits, bits,
+                  planes, kp, ozaki_moduli());
 }
 
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream) {
-    const int blocks = blocks_for(int64_t(M) * N, kThreads, kRebuildBlocks);
-    return launch(rebuild_kernel, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues, M, N,
-                  a_max_bits, b_max_bits, bits, C, ldc, ozaki_moduli());
+    const int64_t count = int64_t(M) * N;
+    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
+    if (count % kGroupK == 0)
+        return launch(rebuild_kernel<true>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                      residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, ozaki_moduli());
+    return launch(rebuild_kernel<false>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues,
+                  M, N, a_max_bits, b_max_bits, bits, C, ldc, ozaki_moduli());
 }
 
 }  // namespace gemm

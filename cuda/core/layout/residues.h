@@ -21,46 +21,99 @@ namespace gemm {
 
 inline constexpr int kOzakiModuli = 8;
 
+// Pairwise coprime, at most 256: 256, 255 = 3 * 5 * 17, 253 = 11 * 23, 247 = 13 * 19 and primes; their product is
+// about 2^63.6. The power of two comes first: a value's symmetric residue modulo 256 is its low byte.
+inline constexpr int kOzakiModulusValues[kOzakiModuli] = {256, 255, 253, 251, 247, 241, 239, 233};
+
 // Magnitudes from here up (2^64) are left to the fix-up with Inf and NaN: a product of two of them leaves the fp32
 // range, where NumPy's answer depends on the order of its sums, and one such value in a line takes the line's
 // scale so far above its other values that they round away.
 inline constexpr float kOzakiLargeMagnitude = 18446744073709551616.0f;
 
-// A modulus m and what reducing by it and rebuilding from it take: the inverse of M / m modulo m (M the moduli's
-// product), 2^16 mod m and ceil(2^32 / m), with which residue_of reduces by multiplication (a division by a modulus
-// known only at run time costs about twenty instructions), and 1 / m.
+// A modulus m and the constants with which the passes reduce by it through multiplications (a division by a
+// modulus known only at run time costs about twenty instructions).
 struct OzakiModulus {
     int m;
-    int inverse;
-    int two16;        // 2^16 mod m
-    unsigned magic;   // ceil(2^32 / m)
-    double reciprocal;
+    int two16;                  // 2^16 mod m
+    unsigned magic;             // ceil(2^32 / m): the multiply-high quotient's factor
+    unsigned minus_m;           // 2^32 - m: u - q m as one multiply-add, u + q (2^32 - m) modulo 2^32
+    int half;                   // (m - 1) / 2: symmetric residues lie in [-half, m - 1 - half]
+    int lift;                   // (half - 2^31 mod m) mod m: symmetric_residue's offset
+    unsigned long long weight;  // round(2^64 inverse / m), inverse that of M / m modulo m (M the moduli's product)
 };
 
-// The moduli (pairwise coprime, at most 256: a residue fits int8) and their product M; passed to kernels by value.
+// The moduli and their product M; passed to kernels by value.
 struct OzakiModuli {
     OzakiModulus modulus[kOzakiModuli];
     double product;  // M, rounded to double
 };
 const OzakiModuli& ozaki_moduli();
 
-// (hi 2^16 + lo) mod m in [0, m), for hi in [-2^15, 2^15] and lo in [0, 2^16): hi 2^16 is hi (2^16 mod m) modulo m,
-// and m 2^16 added keeps the sum positive and under 2^25, where the multiply-high quotient by ceil(2^32 / m) is
-// the true quotient or one more.
-__host__ __device__ inline int residue_of(int hi, unsigned lo, const OzakiModulus& mod) {
-    const unsigned u = unsigned(hi * mod.two16 + (mod.m << 16)) + lo;
+__host__ __device__ inline unsigned multiply_high(unsigned a, unsigned b) {
 #ifdef __CUDA_ARCH__
-    const unsigned q = __umulhi(u, mod.magic);
+    return __umulhi(a, b);
 #else
-    const unsigned q = unsigned((uint64_t(u) * mod.magic) >> 32);
+    return unsigned((uint64_t(a) * b) >> 32);
 #endif
+}
+
+// x mod m in [0, m), for any int32 x: x = hi 2^16 + lo, hi 2^16 is hi (2^16 mod m) modulo m, and m 2^16 added keeps
+// the sum positive and under 2^25, where the multiply-high quotient by ceil(2^32 / m) is the true quotient or one more.
+__host__ __device__ inline int residue_of(int x, const OzakiModulus& mod) {
+    const unsigned u = unsigned((x >> 16) * mod.two16 + (mod.m << 16)) + (unsigned(x) & 0xffffu);
+    const unsigned q = multiply_high(u, mod.magic);
     const int r = int(u - q * unsigned(mod.m));
     return r < 0 ? r + mod.m : r;
 }
 
-// x mod m in [0, m), for any int32 x.
-__host__ __device__ inline int residue_of(int x, const OzakiModulus& mod) {
-    return residue_of(x >> 16, unsigned(x) & 0xffffu, mod);
+// A scaled integer x in [-2^31, 2^31] as the residue passes take it: x + 2^31 = lifted 2^16 + lo, lifted in
+// [0, 2^16] and lo in [0, 2^16) (x's low 16 bits).
+struct LiftedInteger {
+    unsigned lifted;
+    unsigned lo;
+};
+
+__host__ __device__ inline LiftedInteger lift(long long x) {
+    return {unsigned(int(x >> 16) + (1 << 15)), unsigned(x) & 0xffffu};
+}
+
+// x's residue in [-half, m - 1 - half], m any modulus but 256: u = lifted (2^16 mod m) + lo + lift is congruent to
+// x + half and under 2^24, and ceil(2^32 / m) m exceeds 2^32 by less than 2^8, so the multiply-high quotient is u's
+// exact one.
+__host__ __device__ inline int symmetric_residue(const LiftedInteger& x, const OzakiModulus& mod) {
+    const unsigned u = x.lifted * unsigned(mod.two16) + x.lo + unsigned(mod.lift);
+    const unsigned q = multiply_high(u, mod.magic);
+    return int(u + q * mod.minus_m) - mod.half;
+}
+
+// x's symmetric residue modulo modulus l, as the low byte of its two's complement: modulo 256 (the first modulus)
+// that is x's own low byte, in [-128, 128); modulo the others symmetric_residue.
+__host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, const OzakiModuli& moduli) {
+    static_assert(kOzakiModulusValues[0] == 256, "the first modulus's residues are the low bytes");
+    return (l == 0 ? x.lo : unsigned(symmetric_residue(x, moduli.modulus[l]))) & 0xffu;
+}
+
+// The integer product from its residues r_l in [0, m_l), as a signed fraction of 2^64 of M: the Chinese remainder
+// theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1, and the sum of r_l weight_l modulo 2^64 is
+// that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the scaling keeps it there with a margin far above
+// the error) C_int = crt_fraction 2^-64 M within 2^-54 M.
+__host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kOzakiModuli], const OzakiModuli& moduli) {
+    unsigned long long sum = 0;
+    for (int l = 0; l < kOzakiModuli; ++l) sum += residues[l] * moduli.modulus[l].weight;
+    return (long long)sum;
+}
+
+// e with max |x| < 2^e (frexp's exponent) for the line whose largest magnitude has these bits, 0 for a line of zeros;
+// a subnormal largest magnitude is max_bits 2^-149, of as many significant bits as max_bits has. Selects rather than
+// branches: the rebuild takes it for every element.
+__host__ __device__ inline int line_exponent(unsigned max_bits) {
+#ifdef __CUDA_ARCH__
+    const int width = 32 - __clz(int(max_bits));
+#else
+    const int width = max_bits == 0 ? 0 : 32 - __builtin_clz(max_bits);
+#endif
+    const int subnormal = max_bits == 0 ? 0 : width - 149;
+    return max_bits >= 0x800000u ? int(max_bits >> 23) - 126 : subnormal;
 }
 
 // An operand's lines as op(X) reads them: `lines` lines of `k` elements from x with leading dimension ld, each line
@@ -98,7 +151,7 @@ mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const un
                           int8_t* planes, int64_t kp, cudaStream_t stream);
 
 // C (M x N, leading dimension ldc) from residues + l * M * N, each the product's residue modulo modulus l in
-// [0, m) at (i * N + j): the integer product rebuilt in float64 and scaled back by the lines' powers of two
+// [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by the lines' powers of two
 // (a_max_bits, b_max_bits as launch_line_max wrote them; bits[0] = alpha + beta).
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,

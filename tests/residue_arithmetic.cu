@@ -1,0 +1,45 @@
+// Host harness for tests/test_residue_arithmetic.py: runs the Ozaki passes' integer arithmetic
+// (core/layout/residues.h) on the CPU over the values the test writes to stdin, one request a line, and prints
+// one answer a line:
+//   r X       the scaled integer X in [-2^31, 2^31]: its residue byte modulo every modulus, as int8
+//   e X       the int32 X: residue_of(X) modulo every modulus
+//   c R0..R7  residues in [0, m_l): crt_fraction
+//   x B       the bits B of a largest magnitude: line_exponent(B)
+//   m         the moduli
+#include <cinttypes>
+#include <cstdio>
+
+#include "core/layout/residues.h"
+
+int main() {
+    const gemm::OzakiModuli& moduli = gemm::ozaki_moduli();
+    char op = 0;
+    while (std::scanf(" %c", &op) == 1) {
+        if (op == 'r') {
+            long long x = 0;
+            if (std::scanf("%lld", &x) != 1) return 2;
+            const gemm::LiftedInteger lifted = gemm::lift(x);
+            for (int l = 0; l < gemm::kOzakiModuli; ++l)
+                std::printf("%d ", int(int8_t(gemm::residue_byte(lifted, l, moduli))));
+        } else if (op == 'e') {
+            int x = 0;
+            if (std::scanf("%d", &x) != 1) return 2;
+            for (int l = 0; l < gemm::kOzakiModuli; ++l) std::printf("%d ", gemm::residue_of(x, moduli.modulus[l]));
+        } else if (op == 'c') {
+            unsigned residues[gemm::kOzakiModuli];
+            for (unsigned& r : residues)
+                if (std::scanf("%u", &r) != 1) return 2;
+            std::printf("%lld", gemm::crt_fraction(residues, moduli));
+        } else if (op == 'x') {
+            unsigned bits = 0;
+            if (std::scanf("%u", &bits) != 1) return 2;
+            std::printf("%d", gemm::line_exponent(bits));
+        } else if (op == 'm') {
+            for (const gemm::OzakiModulus& mod : moduli.modulus) std::printf("%d ", mod.m);
+        } else {
+            return 2;
+        }
+        std::printf("\n");
+    }
+    return 0;
+}

@@ -1,0 +1,96 @@
+"""CPU tier: the Ozaki scheme's integer arithmetic (core/layout/residues.h), built for the host with nvcc and checked
+against Python's exact integers: the residue passes' symmetric residues of every scaled integer they can meet, the
+product kernel's epilogue residues, the rebuild's Chinese remainder fraction, and the lines' exponents."""
+import math
+import random
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULI = [256, 255, 253, 251, 247, 241, 239, 233]
+PRODUCT = math.prod(MODULI)
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is missing")
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory):
+    binary = tmp_path_factory.mktemp("residues") / "residue_arithmetic"
+    build = subprocess.run(["nvcc", "-std=c++20", "-O2", "-Icuda", "-Xcompiler", "-Wall,-Wextra,-Werror",
+                            "tests/residue_arithmetic.cu", "cuda/core/layout/moduli.cu", "-o", str(binary)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr
+
+    def ask(requests):
+        run = subprocess.run([str(binary)], input="\n".join(requests) + "\n", capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        answers = run.stdout.splitlines()
+        assert len(answers) == len(requests)
+        return [[int(v) for v in answer.split()] for answer in answers]
+
+    return ask
+
+
+def symmetric(x, m):
+    """x's residue modulo m in [-(m - 1) // 2, m - 1 - (m - 1) // 2]; modulo 256 in [-128, 128)."""
+    half = 128 if m == 256 else (m - 1) // 2
+    return (x + half) % m - half
+
+
+def edges(limit):
+    """Values where carries and wraps change: around 0, the ends, powers of two and multiples of each modulus."""
+    values = {0, limit, -limit}
+    for p in range(33):
+        values |= {2**p, -(2**p), 2**p - 1, 1 - 2**p, 2**p + 1, -(2**p) - 1}
+    for m in MODULI:
+        top = limit // m * m
+        values |= {top, -top, top - 1, 1 - top, m * 65536, -m * 65536, m * 65536 - 1}
+    return sorted(v for v in values if -limit <= v <= limit)
+
+
+def test_the_moduli_are_the_documented_ones(harness):
+    (answer,) = harness(["m"])
+    assert answer == MODULI
+    assert all(math.gcd(a, b) == 1 for i, a in enumerate(MODULI) for b in MODULI[i + 1:])
+
+
+def test_residue_bytes_of_every_scaled_integer_are_its_symmetric_residues(harness):
+    rng = random.Random(1)
+    xs = edges(2**31) + [rng.randint(-(2**31), 2**31) for _ in range(100_000)]
+    xs += [rng.randint(-(2**p), 2**p) for p in range(1, 32) for _ in range(200)]
+    for x, answer in zip(xs, harness([f"r {x}" for x in xs])):
+        assert answer == [symmetric(x, m) for m in MODULI], x
+
+
+def test_epilogue_residues_of_int32_sums_lie_in_zero_to_m(harness):
+    rng = random.Random(2)
+    xs = edges(2**31 - 1) + [-(2**31)] + [rng.randint(-(2**31), 2**31 - 1) for _ in range(50_000)]
+    for x, answer in zip(xs, harness([f"e {x}" for x in xs])):
+        assert answer == [x % m for m in MODULI], x
+
+
+def test_crt_fraction_rebuilds_every_product_the_scaling_allows(harness):
+    """|C_int| < M / 2 (1 - 2^-40), as the scaling keeps it: the fraction times M / 2^64 is C_int within 2^-54 M."""
+    rng = random.Random(3)
+    bound = PRODUCT // 2 - (PRODUCT >> 41)
+    values = [0, 1, -1, bound, -bound, bound - 1, 1 - bound]
+    values += [rng.randint(-bound, bound) for _ in range(50_000)]
+    values += [rng.randint(-(2**p), 2**p) for p in range(1, 63) for _ in range(100)]
+    answers = harness(["c " + " ".join(str(v % m) for m in MODULI) for v in values])
+    for value, (fraction,) in zip(values, answers):
+        assert -(2**63) <= fraction < 2**63
+        assert abs(fraction * PRODUCT - value * 2**64) <= PRODUCT * 2**10, value  # exact: 2^64 times each side
+
+
+def test_line_exponents_match_frexp(harness):
+    rng = random.Random(4)
+    bits = [0, 1, 2, 3, 0x7FFFFF, 0x800000, 0x800001, 0x3F800000, 0x5F7FFFFF]
+    bits += [rng.randint(1, 0x7FFFFF) for _ in range(2000)] + [rng.randint(0x800000, 0x5F7FFFFF) for _ in range(5000)]
+    for b, (exponent,) in zip(bits, harness([f"x {b}" for b in bits])):
+        value = struct.unpack("<f", struct.pack("<I", b))[0]
+        assert exponent == (math.frexp(value)[1] if b else 0), hex(b)
