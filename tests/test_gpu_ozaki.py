@@ -1,14 +1,15 @@
 """GPU tier: the ozaki_int8 rung (fp32 accuracy from INT8 residue products) keeps the fp32-accurate contract at
 every K of the report and past one INT8 chunk of K (cuBLAS fp32's error on uniform inputs, twice it on magnitudes
-spread over 2^+-40), scales each line on its own (rows whose magnitudes lie up to 2^120 apart), and gives
-the same bits on the same inputs. Inf, NaN, values near the fp32 maximum, every layout and ragged shapes are the
+spread over 2^+-40), scales each line on its own (rows whose magnitudes lie up to 2^120 apart), gives
+the same bits on the same inputs, computes what its scaling cannot carry as wgmma_3xtf32 (its scaling check), and
+refuses a CUDA graph capture, which that check's read-back does not allow. Inf, NaN, values near the fp32 maximum, every layout and ragged shapes are the
 generic tests' (test_gpu_kernels.py, test_gpu_hardening.py)."""
 import numpy as np
 import pytest
 
 import matmul_opt
 from contract_checks import assert_keeps_fp32_accurate_contract, requires
-from matmul_opt.accuracy import INPUT_KINDS, relative_error
+from matmul_opt.accuracy import INPUT_KINDS, error_scale, relative_error
 
 pytestmark = pytest.mark.gpu
 
@@ -47,3 +48,55 @@ def test_ozaki_gives_the_same_bits_on_the_same_inputs(shape):
     assert np.array_equal(first, second)
     reference = A.astype(np.float64) @ B.astype(np.float64)
     assert relative_error(first, reference) <= matmul_opt.tolerance("fp32_tensor", K)
+
+
+def rescaled(rng, M, K, N, octaves):
+    """A = X D and B = D^-1 Y with D = diag(2^U(-octaves, octaves)) and X, Y uniform: every term of C is of size
+    one, while each line's largest value sits up to 2^(2 octaves) above its others, which its scaling rounds away."""
+    d = np.exp2(rng.uniform(-octaves, octaves, K))
+    return ((rng.uniform(-1, 1, (M, K)) * d).astype(np.float32),
+            (rng.uniform(-1, 1, (K, N)) / d[:, None]).astype(np.float32))
+
+
+def toy(M, K, N):
+    """Rows [1, 2^-40, 1, ...] against columns [2^-40, 1, 2^-40, ...]: every term 2^-40, every line's largest 1."""
+    rows, columns = np.resize([1.0, 2.0**-40], K), np.resize([2.0**-40, 1.0], K)
+    return np.tile(rows, (M, 1)).astype(np.float32), np.tile(columns[:, None], (1, N)).astype(np.float32)
+
+
+@pytest.mark.parametrize("inputs", ["rescaled 2^+-10", "rescaled 2^+-20", "toy"])
+def test_ozaki_computes_what_its_scaling_cannot_carry_as_wgmma_3xtf32(inputs):
+    """The scheme itself would be 1e-4 to 1 off here (docs/experiments/2026-12-04-ozaki-guard.md emulates it): the
+    scaling check sends the product to wgmma_3xtf32, whose bits it returns, within the fp32 tolerance."""
+    requires("ozaki_int8", "wgmma_3xtf32")
+    rng = np.random.default_rng()
+    M, K, N = 160, 3001, 120
+    A, B = toy(M, K, N) if inputs == "toy" else rescaled(rng, M, K, N, int(inputs.split("+-")[1]))
+    C = matmul_opt.run("ozaki_int8", A, B)
+    assert np.array_equal(C, matmul_opt.run("wgmma_3xtf32", A, B))
+    reference = A.astype(np.float64) @ B.astype(np.float64)
+    assert relative_error(C, reference, error_scale(A, B)) <= matmul_opt.tolerance("fp32_tensor", K)
+
+
+@pytest.mark.parametrize("kind", list(INPUT_KINDS))
+def test_ozaki_carries_the_contracts_inputs_itself(kind):
+    """Uniform and spread inputs pass the scaling check: the result is the scheme's, not wgmma_3xtf32's bits."""
+    requires("ozaki_int8", "wgmma_3xtf32")
+    rng = np.random.default_rng()
+    A, B = INPUT_KINDS[kind](rng, (160, 3001)), INPUT_KINDS[kind](rng, (3001, 120))
+    assert not np.array_equal(matmul_opt.run("ozaki_int8", A, B), matmul_opt.run("wgmma_3xtf32", A, B))
+
+
+def test_ozaki_refuses_a_cuda_graph_capture_and_stays_usable():
+    requires("ozaki_int8")
+    torch = pytest.importorskip("torch")
+    A = torch.rand(96, 200, device="cuda") * 2 - 1
+    B = torch.rand(200, 64, device="cuda") * 2 - 1
+    graph = torch.cuda.CUDAGraph()
+    with pytest.raises(matmul_opt.KernelUnavailableError, match="capture"):
+        with torch.cuda.graph(graph):
+            matmul_opt.run("ozaki_int8", A, B)
+    C = matmul_opt.run("ozaki_int8", A, B)
+    torch.cuda.synchronize()
+    reference = A.double() @ B.double()
+    assert relative_error(C.cpu().numpy(), reference.cpu().numpy()) <= matmul_opt.tolerance("fp32_tensor", 200)

@@ -37,6 +37,7 @@
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
 // outputs per SM) and call the chosen kernel's launcher.
 #include "core/device.h"
+#include "core/launch.h"
 #include "core/problem.h"
 #include "kernels/best.h"
 #include "kernels/best_table.h"
@@ -98,9 +99,11 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
 constexpr double kOzakiMinFlops = 4e12;
 constexpr int kOzakiMinK = 8192;
 
-// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K, else wgmma_3xtf32.
+// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K, else wgmma_3xtf32
+// (also in a CUDA graph capture, which ozaki_int8 refuses: it reads back its scaling check).
 mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
-    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && g.K >= kOzakiMinK && requires_ozaki_int8() == MM_OK)
+    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && g.K >= kOzakiMinK && requires_ozaki_int8() == MM_OK &&
+        !gemm::stream_captured(stream))
         return launch_ozaki_int8(g, stream);
     return launch_wgmma_3xtf32(g, stream);
 }

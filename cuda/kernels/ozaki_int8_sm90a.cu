@@ -8,12 +8,12 @@
 // of the moduli's product, and C is C_int scaled back (core/layout/residues.h: the scaling, the residue passes and
 // the rebuild).
 //
-// Passes: two over each operand for its lines' largest magnitudes and norms, one that writes its 8 residue matrices
-// K-major (int8, K padded to 16), then every modulus's product in one launch of this file's kernel (its units are
-// the tiles of C once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte
-// per element), and the rebuild. A K longer than kChunkK runs as one launch per kChunkK, whose residues the epilogue
-// adds modulo the modulus: within a chunk every int32 sum is exact (at most kChunkK products of two int8, each at
-// most 2^14 in magnitude).
+// Passes: three over each operand for its lines' largest magnitudes and norms and the scaling check's sums of
+// squares along k, one that writes its 8 residue matrices K-major (int8, K padded to 16), then every modulus's
+// product in one launch of this file's kernel (its units are the tiles of C once per modulus), whose epilogue keeps
+// only the residue of each sum modulo the modulus (one byte per element), and the rebuild. A K longer than kChunkK
+// runs as one launch per kChunkK, whose residues the epilogue adds modulo the modulus: within a chunk every int32
+// sum is exact (at most kChunkK products of two int8, each at most 2^14 in magnitude).
 //
 // Scaling: from the lines' norms (Cauchy-Schwarz: every element of C_int at most the product of its row's and its
 // column's norms, kept under M / 2, M the moduli's product), so no element wraps whatever the inputs. Lines of
@@ -23,9 +23,11 @@
 // (docs/experiments/2026-12-02-ozaki-emulation.md, 2026-12-03-ozaki-rung.md). Inf, NaN and magnitudes of 2^64 or more
 // (gemm::kOzakiLargeMagnitude) are not scaled: they count as zeros in the products and the rows and columns of C
 // their lines reach are recomputed in plain fp32 afterwards (core/epilogue/nonfinite_fixup.h), so they come out as
-// in NumPy. Not guarded yet: a line keeps alpha or beta bits below its largest value, so values further below it
-// round away; where such values of a row meet large values of a column (and the reverse) at the same k, an output
-// can lose more than the contract allows. The emulation record's elementwise bound is the way to find those lines.
+// in NumPy. A line keeps alpha or beta bits below its largest value, so values further below it round away; where
+// such values decide C (an operand scaled by a diagonal that the other undoes, or a row [1, 2^-40] against a
+// column [2^-40, 1]), the scheme's error passes fp32's. The scaling check (core/layout/scaling_check.h) estimates
+// that error from the lines' exponents and the sums of squares along k, and where it is too large the product runs
+// as wgmma_3xtf32 instead. Reading that verdict back synchronises the stream, so a CUDA graph capture is refused.
 //
 // Composition: the Hopper frame (core/kernel/warp_specialized.cuh) over this file's parts: Producer (the residue
 // tiles of A and B of one modulus by bulk tensor copies), Mainloop (wgmma m64n256k32 s32.s8.s8, core/mma/
@@ -46,8 +48,13 @@
 #include "core/kernel/warp_specialized.cuh"
 #include "core/launch.h"
 #include "core/layout/residues.h"
+#include "core/layout/scaling_check.h"
 #include "core/mma/wgmma_int8.cuh"
 #include "core/schedule/persistent_tiles.cuh"
+
+// What computes the products the scaling does not carry at fp32 accuracy: the split keeps each value's own bits,
+// whatever the others in its line (kernels/wgmma_3xtf32_sm90a.cu; it runs wherever this rung does).
+mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream);
 
 namespace {
 
@@ -192,28 +199,39 @@ __global__ void __launch_bounds__(kFrame.threads(), 1)
         Params{&a_map, &b_map, residues, moduli, accumulate, kt_offset, s});
 }
 
-// The workspace of one call: the lines' norms, maxima and non-finite flags, the scaling's bits, the residue
-// matrices of op(A) and op(B)^T, and the product's residues, carved from one allocation.
-struct Workspace {
+// The lines' statistics of one call: norms, maxima, non-finite flags, the scaling's bits, the scaling check's sums
+// and verdict, carved from one allocation whose first meta_bytes start zeroed (the passes over them accumulate).
+struct Lines {
     uint64_t* a_norms;
     uint64_t* b_norms;
     unsigned* a_max;
     unsigned* b_max;
     int* a_flags;
     int* b_flags;
-    int* bits;           // alpha + beta
-    int8_t* a_residues;  // kOzakiModuli x M x kp
-    int8_t* b_residues;  // kOzakiModuli x N x kp
-    uint8_t* residues;   // kOzakiModuli x M x N
+    int* bits;     // alpha + beta
+    int* carried;  // the scaling check's verdict
+    gemm::KSquares a_squares;
+    gemm::KSquares b_squares;
+    double* block_sums;  // the scaling check's
+};
+
+// The residue matrices of op(A) and op(B)^T and the product's residues.
+struct Residues {
+    int8_t* a;         // kOzakiModuli x M x kp
+    int8_t* b;         // kOzakiModuli x N x kp
+    uint8_t* product;  // kOzakiModuli x M x N
 };
 
 int64_t aligned(int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
-mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Workspace* w, cudaStream_t stream) {
-    const int64_t M = g.M, N = g.N, moduli = gemm::kOzakiModuli;
-    const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 4;  // zeroed: every pass over it accumulates
-    const int64_t meta = aligned(meta_bytes), a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
-    MM_TRY(buffer.allocate(size_t(meta + a_bytes + b_bytes + moduli * M * N), "the Ozaki scheme's residues"));
+mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, Lines* w, cudaStream_t stream) {
+    const int64_t M = g.M, N = g.N;
+    w->a_squares.groups = gemm::k_squares_groups(M, g.K);
+    w->b_squares.groups = gemm::k_squares_groups(N, g.K);
+    const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 2 * 4;
+    const int64_t squares_bytes =
+        8 * ((w->a_squares.groups + w->b_squares.groups) * int64_t(g.K) + gemm::scaling_check_doubles(g.K));
+    MM_TRY(buffer.allocate(size_t(aligned(meta_bytes) + squares_bytes), "the Ozaki scheme's line statistics"));
     uint8_t* const base = reinterpret_cast<uint8_t*>(buffer.data());
     w->a_norms = reinterpret_cast<uint64_t*>(base);
     w->b_norms = w->a_norms + M;
@@ -222,20 +240,47 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Workspac
     w->a_flags = reinterpret_cast<int*>(w->b_max + N);
     w->b_flags = w->a_flags + M;
     w->bits = w->b_flags + N;
-    w->a_residues = reinterpret_cast<int8_t*>(base + meta);
-    w->b_residues = w->a_residues + a_bytes;
-    w->residues = reinterpret_cast<uint8_t*>(w->b_residues + b_bytes);
+    w->carried = w->bits + 1;
+    w->a_squares.partial = reinterpret_cast<double*>(base + aligned(meta_bytes));
+    w->b_squares.partial = w->a_squares.partial + w->a_squares.groups * int64_t(g.K);
+    w->block_sums = w->b_squares.partial + w->b_squares.groups * int64_t(g.K);
     return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(meta_bytes), stream), "cudaMemsetAsync");
 }
 
+mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Residues* r) {
+    const int64_t M = g.M, N = g.N, moduli = gemm::kOzakiModuli;
+    const int64_t a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
+    MM_TRY(buffer.allocate(size_t(a_bytes + b_bytes + moduli * M * N), "the Ozaki scheme's residues"));
+    r->a = reinterpret_cast<int8_t*>(buffer.data());
+    r->b = r->a + a_bytes;
+    r->product = reinterpret_cast<uint8_t*>(r->b + b_bytes);
+    return MM_OK;
+}
+
+// Whether the scaling carries the product at fp32 accuracy: the scaling check's verdict, read back (a
+// synchronisation of the stream, which a CUDA graph capture does not allow: the launcher refuses one first).
+mm_status scaling_carries(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
+                          bool* carries, cudaStream_t stream) {
+    MM_TRY(gemm::launch_k_squares(a, w.a_squares, stream));
+    MM_TRY(gemm::launch_k_squares(b, w.b_squares, stream));
+    MM_TRY(gemm::launch_scaling_check(w.a_max, a.lines, w.a_squares, w.b_max, b.lines, w.b_squares, K, w.bits,
+                                      w.block_sums, w.carried, stream));
+    int carried = 0;
+    MM_TRY(mm_check_cuda(cudaMemcpyAsync(&carried, w.carried, sizeof(int), cudaMemcpyDeviceToHost, stream),
+                         "cudaMemcpyAsync"));
+    MM_TRY(mm_check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize"));
+    *carries = carried != 0;
+    return MM_OK;
+}
+
 // Every modulus's product in one launch per K chunk: the residues of C modulo each modulus, summed over the chunks.
-mm_status launch_products(const GemmArgs& g, int64_t kp, const Workspace& w, cudaStream_t stream) {
+mm_status launch_products(const GemmArgs& g, int64_t kp, const Residues& r, cudaStream_t stream) {
     constexpr auto kernel = &ozaki_int8_kernel;
     MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
     CUtensorMap a_map, b_map;
-    MM_TRY(gemm::encode_int8_k_major_map(w.a_residues, int64_t(gemm::kOzakiModuli) * g.M, kp, kp, kBM, &a_map,
+    MM_TRY(gemm::encode_int8_k_major_map(r.a, int64_t(gemm::kOzakiModuli) * g.M, kp, kp, kBM, &a_map,
                                          "A's residues"));
-    MM_TRY(gemm::encode_int8_k_major_map(w.b_residues, int64_t(gemm::kOzakiModuli) * g.N, kp, kp, kBN, &b_map,
+    MM_TRY(gemm::encode_int8_k_major_map(r.b, int64_t(gemm::kOzakiModuli) * g.N, kp, kp, kBN, &b_map,
                                          "B's residues"));
     const gemm::OzakiModuli& moduli = gemm::ozaki_moduli();
     int sms = 0;
@@ -247,7 +292,7 @@ mm_status launch_products(const GemmArgs& g, int64_t kp, const Workspace& w, cud
         const int64_t units = int64_t(s.tiles()) * gemm::kOzakiModuli;
         const int blocks = int(units < sms ? units : sms);
         MM_TRY(gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "ozaki_int8", a_map, b_map,
-                            w.residues, moduli, int(k0 > 0), k0 / kBK, s));
+                            r.product, moduli, int(k0 > 0), k0 / kBK, s));
     }
     return MM_OK;
 }
@@ -263,10 +308,14 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     if (int64_t(gemm::kOzakiModuli) * (g.M > g.N ? g.M : g.N) > INT32_MAX)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "ozaki_int8: M and N must be at most %d (its residue matrices of each operand "
                        "are stacked in one tensor map); use another kernel for this product", INT32_MAX / gemm::kOzakiModuli);
-    const int64_t kp = (int64_t(g.K) + kKAlign - 1) / kKAlign * kKAlign;
-    DeviceBuffer buffer(stream, DeviceBuffer::Pool::kWorkspace);
-    Workspace w{};
-    MM_TRY(allocate(buffer, g, kp, &w, stream));
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    MM_TRY(mm_check_cuda(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing"));
+    if (capture != cudaStreamCaptureStatusNone)
+        return mm_fail(MM_ERR_UNAVAILABLE, "ozaki_int8 cannot run in a CUDA graph capture: it reads back whether its "
+                       "scaling keeps fp32 accuracy for these inputs; capture best_fp32_accurate or wgmma_3xtf32");
+    DeviceBuffer lines_buffer(stream, DeviceBuffer::Pool::kWorkspace);
+    Lines w{};
+    MM_TRY(allocate(lines_buffer, g, &w, stream));
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     const gemm::OperandLines a{g.A, g.lda, g.M, g.K, a_n}, b{g.B, g.ldb, g.N, g.K, b_t};
     MM_TRY(gemm::launch_line_max(a, w.a_max, w.a_flags, stream));
@@ -274,9 +323,16 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
     MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
     MM_TRY(gemm::launch_scaling_bits(w.a_norms, g.M, w.b_norms, g.N, g.K, w.bits, stream));
-    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, w.a_residues, kp, stream));
-    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, w.b_residues, kp, stream));
-    MM_TRY(launch_products(g, kp, w, stream));
-    MM_TRY(gemm::launch_ozaki_rebuild(w.residues, g.M, g.N, w.a_max, w.b_max, w.bits, g.C, g.ldc, stream));
+    bool carries = false;
+    MM_TRY(scaling_carries(a, b, w, g.K, &carries, stream));
+    if (!carries) return launch_wgmma_3xtf32(g, stream);
+    const int64_t kp = (int64_t(g.K) + kKAlign - 1) / kKAlign * kKAlign;
+    DeviceBuffer residues_buffer(stream, DeviceBuffer::Pool::kWorkspace);
+    Residues r{};
+    MM_TRY(allocate(residues_buffer, g, kp, &r));
+    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, r.a, kp, stream));
+    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, r.b, kp, stream));
+    MM_TRY(launch_products(g, kp, r, stream));
+    MM_TRY(gemm::launch_ozaki_rebuild(r.product, g.M, g.N, w.a_max, w.b_max, w.bits, g.C, g.ldc, stream));
     return gemm::launch_nonfinite_fixup(g, w.a_flags, w.b_flags, stream);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Device call 1, run from main's checkout with the branch carried in .gitcarry/s6: op.tgz (`git archive ozaki-passes
 # | gzip`), its library lib_op.so.gz and main's lib_main.so.gz (both built here, gzipped). Carry .gitcarry/s6.
+# The branch also holds the scaling check (record 2026-12-04-ozaki-guard), which this call measures with the passes.
 # The rung's GPU tests, the SASS check and the fp32-accurate dispatcher's tests with the four sanitizers over the
 # rung beside them; each kernel's time under Nsight Compute at 4096^3 and 8192^3 (the rung record's phases.py); the
 # report's speed and accuracy tables of ozaki_int8 beside wgmma_3xtf32 and cuBLAS, rested and sustained; and an A/B
@@ -18,7 +19,7 @@ nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv > 
     --timeout 220 > $L/call1-sanitize.txt 2>&1) &
 step tests timeout 240 python3 -m pytest -q -p no:cacheprovider tests/test_gpu_ozaki.py tests/test_gpu_kernels.py \
     tests/test_gpu_hardening.py tests/test_sass.py \
-    tests/test_gpu_precision.py tests/test_residue_arithmetic.py -k "ozaki or fp32_accurate or residue" \
+    tests/test_gpu_precision.py tests/test_ozaki_arithmetic.py -k "ozaki or fp32_accurate" \
     > $L/call1-pytest.log 2>&1
 tail -5 $L/call1-pytest.log
 step sanitizers wait

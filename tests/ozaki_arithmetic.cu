@@ -1,15 +1,17 @@
-// Host harness for tests/test_residue_arithmetic.py: runs the Ozaki passes' integer arithmetic
-// (core/layout/residues.h) on the CPU over the values the test writes to stdin, one request a line, and prints
+// Host harness for tests/test_ozaki_arithmetic.py: runs the Ozaki passes' arithmetic (core/layout/residues.h,
+// core/layout/scaling_check.h) on the CPU over the values the test writes to stdin, one request a line, and prints
 // one answer a line:
 //   r X       the scaled integer X in [-2^31, 2^31]: its residue byte modulo every modulus, as int8
 //   e X       the int32 X: residue_of(X) modulo every modulus
 //   c R0..R7  residues in [0, m_l): crt_fraction
 //   x B       the bits B of a largest magnitude: line_exponent(B)
 //   m         the moduli
+//   v U2 V2 A B S K   the scaling check's statistics at depth K: ozaki_carries (1 or 0) and the estimate rho
 #include <cinttypes>
 #include <cstdio>
 
 #include "core/layout/residues.h"
+#include "core/layout/scaling_check.h"
 
 int main() {
     const gemm::OzakiModuli& moduli = gemm::ozaki_moduli();
@@ -34,6 +36,11 @@ int main() {
             unsigned bits = 0;
             if (std::scanf("%u", &bits) != 1) return 2;
             std::printf("%d", gemm::line_exponent(bits));
+        } else if (op == 'v') {
+            double u2 = 0, v2 = 0, a = 0, b = 0, scale = 0, k = 0;
+            if (std::scanf("%lf %lf %lf %lf %lf %lf", &u2, &v2, &a, &b, &scale, &k) != 6) return 2;
+            const double rho = gemm::ozaki_error_estimate(u2, v2, a, b, scale);
+            std::printf("%d %.17g", int(gemm::ozaki_carries(rho, k)), rho);
         } else if (op == 'm') {
             for (const gemm::OzakiModulus& mod : moduli.modulus) std::printf("%d ", mod.m);
         } else {

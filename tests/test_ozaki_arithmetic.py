@@ -1,6 +1,7 @@
-"""CPU tier: the Ozaki scheme's integer arithmetic (core/layout/residues.h), built for the host with nvcc and checked
-against Python's exact integers: the residue passes' symmetric residues of every scaled integer they can meet, the
-product kernel's epilogue residues, the rebuild's Chinese remainder fraction, and the lines' exponents."""
+"""CPU tier: the Ozaki scheme's arithmetic (core/layout/residues.h, core/layout/scaling_check.h), built for the host
+with nvcc and checked against Python: the residue passes' symmetric residues of every scaled integer they can meet,
+the product kernel's epilogue residues, the rebuild's Chinese remainder fraction and the lines' exponents against
+exact integers; the scaling check's estimate and verdict against their closed forms."""
 import math
 import random
 import shutil
@@ -19,9 +20,9 @@ pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is mi
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory):
-    binary = tmp_path_factory.mktemp("residues") / "residue_arithmetic"
+    binary = tmp_path_factory.mktemp("ozaki") / "ozaki_arithmetic"
     build = subprocess.run(["nvcc", "-std=c++20", "-O2", "-Icuda", "-Xcompiler", "-Wall,-Wextra,-Werror",
-                            "tests/residue_arithmetic.cu", "cuda/core/layout/moduli.cu", "-o", str(binary)],
+                            "tests/ozaki_arithmetic.cu", "cuda/core/layout/moduli.cu", "-o", str(binary)],
                            cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr
 
@@ -31,7 +32,7 @@ def harness(tmp_path_factory):
         assert run.returncode == 0, run.stderr
         answers = run.stdout.splitlines()
         assert len(answers) == len(requests)
-        return [[int(v) for v in answer.split()] for answer in answers]
+        return [[int(v) if v.lstrip("-").isdigit() else float(v) for v in answer.split()] for answer in answers]
 
     return ask
 
@@ -94,3 +95,27 @@ def test_line_exponents_match_frexp(harness):
     for b, (exponent,) in zip(bits, harness([f"x {b}" for b in bits])):
         value = struct.unpack("<f", struct.pack("<I", b))[0]
         assert exponent == (math.frexp(value)[1] if b else 0), hex(b)
+
+
+def test_scaling_check_carries_uniform_statistics_and_not_coarser_ones(harness):
+    """Operands of M x K and K x N values of mean square 1/3 whose lines keep `bits` bits each: the rounding errors
+    (variance u^2 / 3, u = 2^-(bits + 1)) give rho = sqrt(2) 2^-(bits + 1) whatever the shape, against the floor
+    2.3e-8 max(1, K / 16)^0.277 that the verdict holds it to."""
+    M, N = 3000, 5000
+    cases = []
+    for K in (1, 16, 4096, 2**20):
+        for bits in (18, 22, 24, 26, 30):
+            u2, v2 = M * 2.0 ** (-2 * bits - 2), N * 2.0 ** (-2 * bits - 2)
+            a, b, scale = M * K / 3, K * N / 3, K * (M / 3) * (N / 3)
+            cases.append((K, bits, f"v {u2!r} {v2!r} {a!r} {b!r} {scale!r} {K}"))
+    for (K, bits, _), (carried, rho) in zip(cases, harness([request for _, _, request in cases])):
+        expected = math.sqrt(2) * 2.0 ** -(bits + 1)
+        assert rho == pytest.approx(expected, rel=1e-12)
+        floor = 2.3e-8 * max(1.0, K / 16) ** 0.277
+        assert carried == (expected <= floor), (K, bits, rho, floor)
+
+
+def test_scaling_check_carries_a_product_whose_terms_are_all_zero(harness):
+    """Every column of op(A) or row of op(B) zero: C is exactly zero, whatever the lines' rounding."""
+    ((carried, rho),) = harness(["v 1e30 1e30 5 7 0 4096"])
+    assert (carried, rho) == (1, 0.0)

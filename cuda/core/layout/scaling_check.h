@@ -1,0 +1,64 @@
+// Whether the Ozaki scheme's scaling carries a product at fp32 accuracy, decided on the GPU from statistics of the
+// operands that the passes can gather (host interface; the kernels are in scaling_check.cu).
+//
+// Each value of a line is rounded to a multiple of 2^(e - bits) (core/layout/residues.h: e the line's exponent,
+// bits alpha for the rows of op(A) and beta for the columns of op(B)), an error of at most u = 2^(e - bits - 1).
+// Taken as independent and uniform, the errors add up over C to
+//     ||E||_F^2 = (sum_i u_i^2 ||op(B)||_F^2 + sum_j v_j^2 ||op(A)||_F^2) / 3,
+// while the contract's error scale (matmul_opt.accuracy.error_scale, the root-sum-square of each element's terms)
+// has ||S||_F^2 = sum_k ||op(A)(:, k)||^2 ||op(B)(k, :)||^2. rho = ||E||_F / ||S||_F is the scheme's relative error
+// before C's last rounding. It fails where a line's largest values sit far above the values that decide C, which then
+// round away: an operand scaled by a diagonal that the other undoes (2^±5 already breaks the contract), or a row
+// [1, 2^-40] against a column [2^-40, 1]. The scheme carries a product where rho is at most fp32_error_floor(K), so
+// that C's error stays near what fp32 arithmetic gives; elsewhere ozaki_int8 computes it another way
+// (docs/experiments/2026-12-04-ozaki-guard.md: rho against the emulated error, and the inputs each side of the bound).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/layout/residues.h"
+
+namespace gemm {
+
+// A model of the least relative error (matmul_opt.accuracy.relative_error) that cuBLAS fp32 showed over the report's
+// input kinds at depth k on the H200: 2.3e-8 (about C's own rounding) up to k = 16, growing as k^0.277 beyond.
+__host__ __device__ inline double fp32_error_floor(double k) {
+    return 2.3e-8 * (k > 16.0 ? pow(k / 16.0, 0.277) : 1.0);
+}
+
+// rho from the statistics: u2 = sum_i u_i^2, v2 = sum_j v_j^2, a_total = ||op(A)||_F^2, b_total = ||op(B)||_F^2 and
+// scale = ||S||_F^2; 0 where scale is 0, since every term of C then has an exact zero factor and C is exactly zero.
+__host__ __device__ inline double ozaki_error_estimate(double u2, double v2, double a_total, double b_total,
+                                                       double scale) {
+    return scale > 0.0 ? sqrt((u2 * b_total + v2 * a_total) / 3.0 / scale) : 0.0;
+}
+
+// Whether the scheme's own error rho, at depth k, leaves C within fp32 accuracy.
+__host__ __device__ inline bool ozaki_carries(double rho, double k) { return rho <= fp32_error_floor(k); }
+
+// Where launch_k_squares puts an operand's sums: `groups` rows of k partial sums, one per group of lines.
+struct KSquares {
+    double* partial;  // groups x k
+    int64_t groups;
+};
+
+// The groups of lines that launch_k_squares sums apart (a function of the shape alone, so that the sums, added in a
+// fixed order, give the same bits every time), and the doubles its KSquares::partial needs.
+int64_t k_squares_groups(int64_t lines, int64_t k);
+
+// partial[g * k + kk] = the sum over the lines of group g of op(X)(line, kk)^2, in double, the values
+// launch_line_max flags counting 0.
+mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStream_t stream);
+
+// The doubles launch_scaling_check's block_sums needs at depth k.
+int64_t scaling_check_doubles(int64_t k);
+
+// carried[0] = 1 where ozaki_carries(rho, k) for the product of the two operands whose lines' maxima (max_bits as
+// launch_line_max wrote them), scaling bits (bits[0] = alpha + beta) and k_squares are given, else 0; block_sums
+// holds scaling_check_doubles(k) doubles of workspace.
+mm_status launch_scaling_check(const unsigned* a_max_bits, int64_t a_lines, const KSquares& a_squares,
+                               const unsigned* b_max_bits, int64_t b_lines, const KSquares& b_squares, int64_t k,
+                               const int* bits, double* block_sums, int* carried, cudaStream_t stream);
+
+}  // namespace gemm
