@@ -25,7 +25,7 @@ tail -5 $L/call1-pytest.log
 step sanitizers wait
 cp results/latest/sanitizer-*-ozaki_int8.log $L/ 2>/dev/null
 grep "==\|clean" $L/call1-sanitize.txt | tail -8
-tar czf $OUT/logs.tgz -C /tmp/op $D/logs
+tar czf $OUT/logs.tgz -C /tmp/op $D/logs docs/experiments/2026-12-04-ozaki-guard/logs
 step ncu bash -c "timeout 100 ncu --clock-control none --metrics gpu__time_duration.sum,\
 sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed \
     python3 docs/experiments/2026-12-03-ozaki-rung/phases.py 4096 8192 > $L/call1-ncu.txt 2>&1"
@@ -33,7 +33,13 @@ grep -E "^  [a-zA-Z]|duration" $L/call1-ncu.txt | grep -v elementwise | cut -c1-
 step report timeout 150 python3 -m matmul_opt --kernels ozaki_int8 wgmma_3xtf32 cublas --sizes 4096 8192 16384 \
     --sustained-sizes 8192 16384 --accuracy-k 1 16 256 4096 65536 --json $L/call1-report.json > $L/call1-report.txt 2>&1
 tail -30 $L/call1-report.txt
+# The scaling check (record ozaki-guard): ozaki_int8 on rescaled operands with main's library (unchecked) and the
+# branch's, beside wgmma_3xtf32 and cuBLAS.
+G=$PWD/docs/experiments/2026-12-04-ozaki-guard/logs
+step rescaled bash -c "MATMUL_OPT_LIBRARY=/tmp/lib_main.so timeout 60 python3 $G/../rescaled.py > $G/call1-rescaled-main.txt 2>&1;
+    timeout 60 python3 $G/../rescaled.py > $G/call1-rescaled-branch.txt 2>&1"
+cat $G/call1-rescaled-main.txt $G/call1-rescaled-branch.txt
 step ab timeout 120 python3 -m tools.ab_compare /tmp/lib_main.so matmul_opt/libmatmul.so --rounds 3 \
     --kernels ozaki_int8 --json $L/call1-ab.json > $L/call1-ab.txt 2>&1
 tail -12 $L/call1-ab.txt
-tar czf $OUT/logs.tgz -C /tmp/op $D/logs
+tar czf $OUT/logs.tgz -C /tmp/op $D/logs docs/experiments/2026-12-04-ozaki-guard/logs
