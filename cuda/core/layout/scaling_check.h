@@ -7,11 +7,12 @@
 //     ||E||_F^2 = (sum_i u_i^2 ||op(B)||_F^2 + sum_j v_j^2 ||op(A)||_F^2) / 3,
 // while the contract's error scale (matmul_opt.accuracy.error_scale, the root-sum-square of each element's terms)
 // has ||S||_F^2 = sum_k ||op(A)(:, k)||^2 ||op(B)(k, :)||^2. rho = ||E||_F / ||S||_F is the scheme's relative error
-// before C's last rounding. It fails where a line's largest values sit far above the values that decide C, which then
-// round away: an operand scaled by a diagonal that the other undoes (2^±5 already breaks the contract), or a row
-// [1, 2^-40] against a column [2^-40, 1]. The scheme carries a product where rho is at most fp32_error_floor(K), so
-// that C's error stays near what fp32 arithmetic gives; elsewhere ozaki_int8 computes it another way
-// (docs/experiments/2026-12-04-ozaki-guard.md: rho against the emulated error, and the inputs each side of the bound).
+// before C's last rounding. The scheme fails where a line's largest values sit far above the values that decide C, which then
+// round away: an operand scaled by a diagonal that the other undoes (a spread of a few octaves already breaks the
+// contract), or a row [1, 2^-40] against a column [2^-40, 1]. The scheme carries a product where rho is at most
+// fp32_error_floor(K), so that C's error stays near what fp32 arithmetic gives; elsewhere ozaki_int8 computes it
+// another way (docs/experiments/2026-12-04-ozaki-guard.md: rho against the emulated error, and the inputs each side of
+// the bound).
 #pragma once
 
 #include <cmath>
@@ -21,8 +22,9 @@
 
 namespace gemm {
 
-// A model of the least relative error (matmul_opt.accuracy.relative_error) that cuBLAS fp32 showed over the report's
-// input kinds at depth k on the H200: 2.3e-8 (about C's own rounding) up to k = 16, growing as k^0.277 beyond.
+// A model of the least relative error (matmul_opt.accuracy.relative_error) that cuBLAS fp32 shows over the report's
+// input kinds at depth k: about C's own rounding up to k = 16, growing as a power of k beyond (fitted to the
+// report's accuracy tables in the guard record).
 __host__ __device__ inline double fp32_error_floor(double k) {
     return 2.3e-8 * (k > 16.0 ? pow(k / 16.0, 0.277) : 1.0);
 }
