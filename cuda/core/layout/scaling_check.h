@@ -7,10 +7,10 @@
 //     ||E||_F^2 = (sum_i u_i^2 ||op(B)||_F^2 + sum_j v_j^2 ||op(A)||_F^2) / 3,
 // while the contract's error scale (matmul_opt.accuracy.error_scale, the root-sum-square of each element's terms)
 // has ||S||_F^2 = sum_k ||op(A)(:, k)||^2 ||op(B)(k, :)||^2. rho = ||E||_F / ||S||_F is the scheme's relative error
-// before C's last rounding. The scheme fails where a line's largest values sit far above the values that decide C, which then
-// round away: an operand scaled by a diagonal that the other undoes (a spread of a few octaves already breaks the
-// contract), or a row [1, 2^-40] against a column [2^-40, 1]. The scheme carries a product where rho is at most
-// fp32_error_floor(K), so that C's error stays near what fp32 arithmetic gives; elsewhere ozaki_int8 computes it
+// before C's last rounding. The scheme fails where a line's largest values sit far above the values that decide C,
+// which then round away: an operand scaled by a diagonal that the other undoes (a spread of a few octaves already
+// breaks the contract), or a row [1, 2^-40] against a column [2^-40, 1]. The scheme carries a product where rho is at
+// most fp32_error_floor(K), so that C's error stays near what fp32 arithmetic gives; elsewhere ozaki_int8 computes it
 // another way (docs/experiments/2026-12-04-ozaki-guard.md: rho against the emulated error, and the inputs each side of
 // the bound).
 #pragma once
