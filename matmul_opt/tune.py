@@ -32,7 +32,10 @@ The precision sweep times best and each class's tensor-core kernel on panels, sq
 and the threshold is the one whose choices lose the least time against the faster kernel at every shape (sum of
 log ratios), set halfway (geometrically) between the neighbouring intensities. best_fp32_accurate also needs a K
 from which wgmma_3xtf32's error was within matmul_opt.accuracy.FP32_ACCURATE_CONTRACT at every larger K measured
-(256 x K x 256, both input kinds, against cuBLAS fp32).
+(256 x K x 256, both input kinds, against cuBLAS fp32). On the tensor cores that class runs ozaki_int8 instead of
+wgmma_3xtf32 from a FLOPs count and a K, both reached: the ozaki sweep times the two on large products whose FLOPs
+and K vary apart, each after seconds of its own launches (the GPU at its power limit, as long runs see it), and the
+pair of bounds is chosen as the intensities are.
 The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
 fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
 sweep's C of 1 to 4 rows or columns, each the lowest the sweep measured.
@@ -46,6 +49,7 @@ import ctypes
 import json
 import math
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -53,7 +57,7 @@ import numpy as np
 from ._library import check, library
 from .accuracy import FP32_ACCURATE_CONTRACT
 from .api import benchmark, device_info
-from .report import accuracy_over_k
+from .report import DEFAULT_REST_S, DEFAULT_SUSTAINED_S, accuracy_over_k, time_sustained
 from .shape_grid import bytes_moved, flops
 
 TABLE = Path(__file__).resolve().parent.parent / "cuda" / "kernels" / "best_table.h"
@@ -93,6 +97,11 @@ PRECISION_SHAPES = ([(side, AGAINST, k) for k in PRECISION_PANEL_KS for side in 
                     + [(side, side, LONG_K) for side in PRECISION_LONG_K_SIDES])
 PRECISION_ACCURACY_KS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536)
 ACCURACY_BASELINE = "cublas"
+# The ozaki sweep: the fp32-accurate class's INT8 kernel against its TF32 one on large products, timed sustained
+# (after seconds of their own launches, where the GPU holds its power limit), FLOPs and K varied apart.
+OZAKI_KERNELS = ("ozaki_int8", TENSOR_KERNELS["fp32_accurate"])
+OZAKI_SHAPES = ((8192, 8192, 8192), (16384, 16384, 4096), (12288, 12288, 12288), (16384, 16384, 8192),
+                (8192, 8192, 32768), (16384, 16384, 16384))
 
 
 def config_names() -> list[str]:
@@ -136,8 +145,8 @@ def candidate(name: str, sweep: str, M: int, N: int) -> bool:
 
 
 def sweep_names() -> list[str]:
-    """The sweeps' names, in the order they run: best's, then the precision sweep and the accuracy sweep."""
-    return list(dict.fromkeys(sweep for sweep, *_ in sweeps())) + ["precision", "accuracy"]
+    """The sweeps' names, in the order they run: best's, then the precision, ozaki and accuracy sweeps."""
+    return list(dict.fromkeys(sweep for sweep, *_ in sweeps())) + ["precision", "ozaki", "accuracy"]
 
 
 def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
@@ -165,6 +174,10 @@ def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
             print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
             times[name] = benchmark(name, M, N, K, warmup=2, repetitions=repetitions).ms
         rows.append({"sweep": "precision", "M": M, "N": N, "K": K, "ms": times})
+    for shape in OZAKI_SHAPES if only is None or "ozaki" in only else []:
+        timed = time_sustained(list(OZAKI_KERNELS), [shape], DEFAULT_SUSTAINED_S, repetitions, DEFAULT_REST_S)
+        M, N, K = shape
+        rows.append({"sweep": "ozaki", "M": M, "N": N, "K": K, "ms": {row["kernel"]: row["ms"] for row in timed}})
     return rows
 
 
@@ -293,12 +306,12 @@ def operand_flops_per_byte(row: dict) -> float:
     return row["M"] * row["N"] / (2 * (row["M"] + row["N"]))
 
 
-def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float]:
-    """The intensities (flops_per_byte, operand_flops_per_byte) from which `tensor` runs instead of best, both
-    reached: of the pairs of thresholds between the measured values of each (halfway, geometrically; below all of
-    them; past all of them, inf), the pair whose choices lose the least time against the faster of the two (sum of
-    log ratios); where several tie, the highest finite pair: between the measurements that decide, best, the more
-    accurate kernel, keeps the shapes nobody measured. (inf, inf) without measurements."""
+def least_loss_thresholds(measurements: list[dict], features, chosen: str, otherwise: str) -> tuple[float, float]:
+    """The thresholds on the two `features` (functions of a row) from which `chosen` runs instead of `otherwise`,
+    both reached: of the pairs of thresholds between the measured values of each (halfway, geometrically; below all
+    of them; past all of them, inf), the pair whose choices lose the least time against the faster of the two (sum
+    of log ratios); where several tie, the highest finite pair: between the measurements that decide, `otherwise`
+    keeps the shapes nobody measured. (inf, inf) without measurements."""
     if not measurements:
         return math.inf, math.inf
 
@@ -307,17 +320,26 @@ def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float
         return [levels[0] / 2] + [math.sqrt(a * b) for a, b in zip(levels, levels[1:])] + [math.inf]
 
     def loss(thresholds):
-        whole, operands = thresholds
-        chosen = [tensor if flops_per_byte(row) >= whole and operand_flops_per_byte(row) >= operands else "best"
-                  for row in measurements]
-        return sum(math.log(row["ms"][name] / min(row["ms"]["best"], row["ms"][tensor]))
-                   for row, name in zip(measurements, chosen))
-    pairs = [(whole, operands) for whole in candidates(flops_per_byte)
-             for operands in candidates(operand_flops_per_byte)]
+        names = [chosen if all(feature(row) >= bound for feature, bound in zip(features, thresholds)) else otherwise
+                 for row in measurements]
+        return sum(math.log(row["ms"][name] / min(row["ms"][otherwise], row["ms"][chosen]))
+                   for row, name in zip(measurements, names))
+    pairs = [(first, second) for first in candidates(features[0]) for second in candidates(features[1])]
     least = min(round(loss(pair), 12) for pair in pairs)
     tied = [pair for pair in pairs if round(loss(pair), 12) == least]
     finite = [pair for pair in tied if not math.isinf(sum(pair))]
     return max(finite) if finite else tied[0]
+
+
+def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float]:
+    """The intensities (flops_per_byte, operand_flops_per_byte) from which `tensor` runs instead of best."""
+    return least_loss_thresholds(measurements, (flops_per_byte, operand_flops_per_byte), tensor, "best")
+
+
+def ozaki_bounds(measurements: list[dict]) -> tuple[float, float]:
+    """The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of its TF32 kernel."""
+    return least_loss_thresholds(measurements, (lambda row: flops(row["M"], row["N"], row["K"]),
+                                                lambda row: row["K"]), *OZAKI_KERNELS)
 
 
 def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]]) -> int | str:
@@ -354,6 +376,7 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
             "precision": {cls: min_intensities(of("precision"), kernel) for cls, kernel in TENSOR_KERNELS.items()},
+            "ozaki": ozaki_bounds(of("ozaki")),
             "accurate_min_k": accurate_min_k(integer_ks(accuracy or {}))}
 
 
@@ -446,6 +469,15 @@ def render_precision(t: dict) -> str:
     def bound(value):
         return "INFINITY" if math.isinf(value) else f"{value:.1f}"
 
+    def flops_bound(value):
+        return "INFINITY" if math.isinf(value) else f"{value:.3g}"
+    shapes = ", ".join("x".join(map(str, shape)) for shape in OZAKI_SHAPES)
+    ozaki_comment = "\n".join("// " + line for line in textwrap.wrap(
+        f"The FLOPs (2MNK) and K from which the fp32-accurate class runs {OZAKI_KERNELS[0]} instead of "
+        f"{OZAKI_KERNELS[1]} on the tensor cores, both reached: the pair that lost the least time against the faster "
+        f"of the two, each timed after {DEFAULT_SUSTAINED_S:g} s of its own launches, over the ozaki sweep ({shapes}); "
+        "INFINITY: never.", width=113))
+
     def listed(values):
         return ", ".join(map(str, values))
     return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
@@ -469,6 +501,10 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precisio
 // The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
 // (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none).
 inline constexpr int kFp32AccurateMinK = {t["accurate_min_k"]};
+
+{ozaki_comment}
+inline constexpr double kOzakiMinFlops = {flops_bound(t["ozaki"][0])};
+inline constexpr double kOzakiMinK = {bound(t["ozaki"][1])};
 
 }}  // namespace precision_table
 """

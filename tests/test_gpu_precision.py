@@ -52,8 +52,7 @@ def expected_kernel(dispatcher, M, N, K):
     on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
                        and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
     if on_tensor_cores and matmul_opt.kernel_available(tensor):
-        largest = (2.0 * M * N * K >= constant("kOzakiMinFlops", "by_precision.cu")
-                   and K >= constant("kOzakiMinK", "by_precision.cu"))
+        largest = 2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK")
         if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
             return "ozaki_int8"
         return tensor

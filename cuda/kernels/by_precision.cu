@@ -28,8 +28,8 @@
 // products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight
 // INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
 // the rebuild of C from its residues, 8MN, which only a long K makes small beside the products' MNK. From
-// kOzakiMinFlops and kOzakiMinK a product runs long enough, over a K long enough, for ozaki_int8 to win, rested and
-// sustained (docs/experiments/2026-12-03-ozaki-dispatch.md). Its error kept the class's contract at K up to 2^20
+// kOzakiMinFlops and kOzakiMinK (tuned: the ozaki sweep times both at the power limit) a product runs long enough,
+// over a K long enough, for ozaki_int8 to win. Its error kept the class's contract at K up to 2^20
 // on all but one of the products docs/experiments/2026-12-03-ozaki-norms.md measured (the exception: a single
 // output of a sum of 10^6 spread values), all of them smaller than those it takes here.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
@@ -93,17 +93,11 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// From this many FLOPs (2MNK) and this K the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32: below
-// the FLOPs wgmma_3xtf32 is not yet held at the power limit, and over a short K ozaki_int8's rebuild of a large C
-// does not pay (docs/experiments/2026-12-03-ozaki-dispatch.md).
-constexpr double kOzakiMinFlops = 4e12;
-constexpr int kOzakiMinK = 8192;
-
 // The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K, else wgmma_3xtf32
 // (also in a CUDA graph capture, which ozaki_int8 refuses: it reads back its scaling check).
 mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
-    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && g.K >= kOzakiMinK && requires_ozaki_int8() == MM_OK &&
-        !gemm::stream_captured(stream))
+    if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK &&
+        requires_ozaki_int8() == MM_OK && !gemm::stream_captured(stream))
         return launch_ozaki_int8(g, stream);
     return launch_wgmma_3xtf32(g, stream);
 }

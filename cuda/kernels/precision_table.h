@@ -20,4 +20,11 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
 // (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none).
 inline constexpr int kFp32AccurateMinK = 128;
 
+// The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 on the tensor
+// cores, both reached: the pair that lost the least time against the faster of the two, each timed after 3 s of its
+// own launches, over the ozaki sweep (8192x8192x8192, 16384x16384x4096, 12288x12288x12288, 16384x16384x8192,
+// 8192x8192x32768, 16384x16384x16384); INFINITY: never.
+inline constexpr double kOzakiMinFlops = INFINITY;
+inline constexpr double kOzakiMinK = INFINITY;
+
 }  // namespace precision_table
