@@ -88,15 +88,19 @@ def test_ozaki_carries_the_contracts_inputs_itself(kind):
 
 
 def test_ozaki_refuses_a_cuda_graph_capture_and_stays_usable():
+    """A product first (the library's modules loaded, as an application's warm-up does), then the same inside a
+    capture: refused with a message naming the capture, and the same bits again after it."""
     requires("ozaki_int8")
     torch = pytest.importorskip("torch")
     A = torch.rand(96, 200, device="cuda") * 2 - 1
     B = torch.rand(200, 64, device="cuda") * 2 - 1
+    before = matmul_opt.run("ozaki_int8", A, B)
     graph = torch.cuda.CUDAGraph()
     with pytest.raises(matmul_opt.KernelUnavailableError, match="capture"):
         with torch.cuda.graph(graph):
             matmul_opt.run("ozaki_int8", A, B)
-    C = matmul_opt.run("ozaki_int8", A, B)
+    after = matmul_opt.run("ozaki_int8", A, B)
     torch.cuda.synchronize()
+    assert torch.equal(before, after)
     reference = A.double() @ B.double()
-    assert relative_error(C.cpu().numpy(), reference.cpu().numpy()) <= matmul_opt.tolerance("fp32_tensor", 200)
+    assert relative_error(after.cpu().numpy(), reference.cpu().numpy()) <= matmul_opt.tolerance("fp32_tensor", 200)
