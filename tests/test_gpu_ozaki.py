@@ -1,9 +1,9 @@
-"""GPU tier: the ozaki_int8 rung (fp32 accuracy from INT8 residue products) keeps the fp32-accurate contract at
-every K of the report and past one INT8 chunk of K (cuBLAS fp32's error on uniform inputs, twice it on magnitudes
-spread over 2^+-40), scales each line on its own (rows whose magnitudes lie up to 2^120 apart), gives
-the same bits on the same inputs, computes what its scaling cannot carry as wgmma_3xtf32 (its scaling check), and
-refuses a CUDA graph capture, which that check's read-back does not allow. Inf, NaN, values near the fp32 maximum, every layout and ragged shapes are the
-generic tests' (test_gpu_kernels.py, test_gpu_hardening.py)."""
+"""GPU tier: the ozaki_int8 rung (fp32 accuracy from INT8 residue products) keeps the fp32-accurate contract at every K
+of the report and past one INT8 chunk of K (cuBLAS fp32's error on uniform inputs, twice it on magnitudes spread
+over 2^+-40), scales each line on its own (rows whose magnitudes lie up to 2^120 apart), gives the same bits on the
+same inputs, computes what its scaling cannot carry as wgmma_3xtf32 (its scaling check), and refuses a CUDA graph
+capture, which that check's read-back does not allow. Inf, NaN, values near the fp32 maximum, every layout and
+ragged shapes are the generic tests' (test_gpu_kernels.py, test_gpu_hardening.py)."""
 import numpy as np
 import pytest
 
