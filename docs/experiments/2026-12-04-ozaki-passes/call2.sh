@@ -2,7 +2,8 @@
 # Device call 2, as call 1 (carry .gitcarry/s6): the report's speed and accuracy tables of ozaki_int8 beside
 # wgmma_3xtf32 and cuBLAS fp32, rested and sustained; the tuner's ozaki sweep (ozaki_int8 against wgmma_3xtf32 after
 # seconds of their own launches on large products) merged into the saved timings, with the precision table it writes;
-# and an A/B of main's library against the branch's on ozaki_int8 over the asv shapes, in alternating processes.
+# an A/B of main's library against the branch's on ozaki_int8 over the asv shapes, in alternating processes; and
+# cuBLAS fp32's error by the size of C (record 2026-12-05-ozaki-seven-moduli's cublas_orders.py).
 export OUT=${OUT:-/tmp/out}
 D=docs/experiments/2026-12-04-ozaki-passes
 mkdir -p /tmp/op && tar xzf .gitcarry/s6/op.tgz -C /tmp/op
@@ -23,3 +24,8 @@ step ab timeout 120 python3 -m tools.ab_compare /tmp/lib_main.so matmul_opt/libm
     --kernels ozaki_int8 --json $L/call2-ab.json > $L/call2-ab.txt 2>&1
 tail -12 $L/call2-ab.txt
 tar czf $OUT/logs.tgz $D/logs
+S=docs/experiments/2026-12-05-ozaki-seven-moduli
+mkdir -p $S/logs
+step orders timeout 90 python3 $S/cublas_orders.py > $S/logs/call2-cublas-orders.txt 2>&1
+cat $S/logs/call2-cublas-orders.txt
+tar czf $OUT/logs.tgz $D/logs $S/logs
