@@ -3,10 +3,13 @@
 // one answer a line:
 //   r X       the scaled integer X in [-2^31, 2^31]: its residue byte modulo every modulus, as int8
 //   e X       the int32 X: residue_of(X) modulo every modulus
-//   c R0..R7  residues in [0, m_l): crt_fraction
+//   c R0..R7  residues in [0, m_l): crt_fraction with every modulus
+//   f R0..R6  residues in [0, m_l) of the first seven: crt_fraction with the fewest moduli
 //   x B       the bits B of a largest magnitude: line_exponent(B)
 //   m         the moduli
 //   v U2 V2 A B S K   the scaling check's statistics at depth K: ozaki_carries (1 or 0) and the estimate rho
+//   n R7 R8 K C       rho with the fewest and with every modulus at depth K, chain order C (1 or 0):
+//                     ozaki_moduli_count
 #include <cinttypes>
 #include <cstdio>
 
@@ -14,7 +17,8 @@
 #include "core/layout/scaling_check.h"
 
 int main() {
-    const gemm::OzakiModuli& moduli = gemm::ozaki_moduli();
+    const gemm::OzakiModuli& moduli = gemm::ozaki_moduli(gemm::kOzakiModuli);
+    const gemm::OzakiModuli& fewest = gemm::ozaki_moduli(gemm::kOzakiFewestModuli);
     char op = 0;
     while (std::scanf(" %c", &op) == 1) {
         if (op == 'r') {
@@ -32,6 +36,16 @@ int main() {
             for (unsigned& r : residues)
                 if (std::scanf("%u", &r) != 1) return 2;
             std::printf("%lld", gemm::crt_fraction(residues, moduli));
+        } else if (op == 'f') {
+            unsigned residues[gemm::kOzakiModuli] = {};
+            for (int l = 0; l < gemm::kOzakiFewestModuli; ++l)
+                if (std::scanf("%u", &residues[l]) != 1) return 2;
+            std::printf("%lld", gemm::crt_fraction(residues, fewest));
+        } else if (op == 'n') {
+            double rho_fewest = 0, rho_all = 0, k = 0;
+            int chain = 0;
+            if (std::scanf("%lf %lf %lf %d", &rho_fewest, &rho_all, &k, &chain) != 4) return 2;
+            std::printf("%d", gemm::ozaki_moduli_count(rho_fewest, rho_all, k, chain != 0));
         } else if (op == 'x') {
             unsigned bits = 0;
             if (std::scanf("%u", &bits) != 1) return 2;

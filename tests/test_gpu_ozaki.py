@@ -1,9 +1,12 @@
 """GPU tier: the ozaki_int8 rung (fp32 accuracy from INT8 residue products) keeps the fp32-accurate contract at every K
 of the report and past one INT8 chunk of K (cuBLAS fp32's error on uniform inputs, twice it on magnitudes spread
 over 2^+-40), scales each line on its own (rows whose magnitudes lie up to 2^120 apart), gives the same bits on the
-same inputs, computes what its scaling cannot carry as wgmma_3xtf32 (its scaling check), and refuses a CUDA graph
-capture, which that check's read-back does not allow. Inf, NaN, values near the fp32 maximum, every layout and
+same inputs, computes what its scaling cannot carry as wgmma_3xtf32 (its scaling check), keeps the contract against
+cuBLAS on a C large enough that the check allows seven moduli, and refuses a CUDA graph capture, which that check's
+read-back does not allow. Inf, NaN, values near the fp32 maximum, every layout and
 ragged shapes are the generic tests' (test_gpu_kernels.py, test_gpu_hardening.py)."""
+import math
+
 import numpy as np
 import pytest
 
@@ -76,6 +79,37 @@ def test_ozaki_computes_what_its_scaling_cannot_carry_as_wgmma_3xtf32(inputs):
     assert np.array_equal(C, matmul_opt.run("wgmma_3xtf32", A, B))
     reference = A.astype(np.float64) @ B.astype(np.float64)
     assert relative_error(C, reference, error_scale(A, B)) <= matmul_opt.tolerance("fp32_tensor", K)
+
+
+@pytest.mark.parametrize("layout", ["A, B", "A^T, B^T"])
+@pytest.mark.parametrize("kind, allowed", [("uniform", 1.0), ("spread 2^+-40", 2.0)])
+def test_ozaki_keeps_the_contract_against_cublas_on_a_c_it_sums_in_one_chain(kind, allowed, layout):
+    """A ragged C past the size from which cuBLAS fp32 sums each output's K in one chain
+    (gemm::kChainOrderMinOutputsPerSm outputs per SM), where the scaling check lets the scheme drop a modulus on the
+    contract's inputs: its error stays within the contract's multiple of cuBLAS's on the same inputs (the
+    seven-moduli record emulates both), with the same bits on a second run. Inputs drawn on the GPU, stored as
+    given or transposed, the reference a float64 product there."""
+    requires("ozaki_int8", "cublas")
+    torch = pytest.importorskip("torch")
+    side = int(math.sqrt(4096 * 4096 / 132 * matmul_opt.device_info().sm_count)) + 517
+    K = 8003
+    generator = torch.Generator(device="cuda").manual_seed(int(np.random.default_rng().integers(2**31)))
+
+    def draw(rows, columns):
+        shape = (rows, columns) if layout == "A, B" else (columns, rows)
+        x = torch.rand(shape, device="cuda", generator=generator) * 2 - 1
+        if kind != "uniform":
+            x = x.sign() * torch.exp2((torch.rand(shape, device="cuda", generator=generator) * 2 - 1) * 40)
+        return x if layout == "A, B" else x.t()
+
+    a, b = draw(side, K), draw(K, side)
+    reference = a.double() @ b.double()
+    scale = ((a.double() ** 2).sum(0) * (b.double() ** 2).sum(1)).sum().sqrt()
+    C = matmul_opt.run("ozaki_int8", a, b)
+    assert torch.equal(C, matmul_opt.run("ozaki_int8", a, b))
+    errors = {"ozaki_int8": float(torch.linalg.norm(C.double() - reference) / scale),
+              "cublas": float(torch.linalg.norm(matmul_opt.run("cublas", a, b).double() - reference) / scale)}
+    assert errors["ozaki_int8"] <= allowed * errors["cublas"], errors
 
 
 @pytest.mark.parametrize("kind", list(INPUT_KINDS))

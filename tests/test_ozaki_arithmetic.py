@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MODULI = [256, 255, 253, 251, 247, 241, 239, 233]
 PRODUCT = math.prod(MODULI)
+FEWEST = MODULI[:7]
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is missing")
 
@@ -75,17 +76,20 @@ def test_epilogue_residues_of_int32_sums_lie_in_zero_to_m(harness):
         assert answer == [x % m for m in MODULI], x
 
 
-def test_crt_fraction_rebuilds_every_product_the_scaling_allows(harness):
-    """|C_int| < M / 2 (1 - 2^-40), as the scaling keeps it: the fraction times M / 2^64 is C_int within 2^-54 M."""
+@pytest.mark.parametrize("op, moduli", [("c", MODULI), ("f", FEWEST)], ids=["every modulus", "the fewest"])
+def test_crt_fraction_rebuilds_every_product_the_scaling_allows(harness, op, moduli):
+    """|C_int| < M / 2 (1 - 2^-40), as the scaling keeps it, M the product of the moduli used: the fraction times
+    M / 2^64 is C_int within 2^-54 M."""
+    product = math.prod(moduli)
     rng = random.Random(3)
-    bound = PRODUCT // 2 - (PRODUCT >> 41)
+    bound = product // 2 - (product >> 41)
     values = [0, 1, -1, bound, -bound, bound - 1, 1 - bound]
     values += [rng.randint(-bound, bound) for _ in range(50_000)]
-    values += [rng.randint(-(2**p), 2**p) for p in range(1, 63) for _ in range(100)]
-    answers = harness(["c " + " ".join(str(v % m) for m in MODULI) for v in values])
+    values += [rng.randint(-(2**p), 2**p) for p in range(1, bound.bit_length()) for _ in range(100)]
+    answers = harness([f"{op} " + " ".join(str(v % m) for m in moduli) for v in values])
     for value, (fraction,) in zip(values, answers):
         assert -(2**63) <= fraction < 2**63
-        assert abs(fraction * PRODUCT - value * 2**64) <= PRODUCT * 2**10, value  # exact: 2^64 times each side
+        assert abs(fraction * product - value * 2**64) <= product * 2**10, value  # exact: 2^64 times each side
 
 
 def test_line_exponents_match_frexp(harness):
@@ -119,3 +123,18 @@ def test_scaling_check_carries_a_product_whose_terms_are_all_zero(harness):
     """Every column of op(A) or row of op(B) zero: C is exactly zero, whatever the lines' rounding."""
     ((carried, rho),) = harness(["v 1e30 1e30 5 7 0 4096"])
     assert (carried, rho) == (1, 0.0)
+
+
+def test_the_fewest_moduli_only_where_cublas_sums_in_one_chain_and_their_error_is_within_its_bound(harness):
+    """Seven moduli where the chain order holds and rho with them is at most 7.7e-9 sqrt(K); else eight where rho
+    with eight is within the floor 2.3e-8 max(1, K / 16)^0.277; else none (computed another way)."""
+    cases = []
+    for K in (16, 4096, 65536, 2**20):
+        bound, floor = 7.7e-9 * math.sqrt(K), 2.3e-8 * max(1.0, K / 16) ** 0.277
+        for rho_fewest in (0.5 * bound, bound, 1.01 * bound, 100 * bound):
+            for rho_all in (0.5 * floor, floor, 1.01 * floor):
+                for chain in (0, 1):
+                    expected = 7 if chain and rho_fewest <= bound else 8 if rho_all <= floor else 0
+                    cases.append((expected, f"n {rho_fewest!r} {rho_all!r} {K} {chain}"))
+    for (expected, request), (count,) in zip(cases, harness([request for _, request in cases])):
+        assert count == expected, request

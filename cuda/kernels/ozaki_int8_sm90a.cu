@@ -2,14 +2,14 @@
 //
 // Technique (Ozaki, Uchino, Imamura 2025; Ootomo, Ozaki, Yokota 2024): each row of op(A) and each column of op(B)
 // is scaled by a power of two and rounded to an integer line, so that C_int = A_int · B_int is the product to the
-// precision the scaling keeps. C_int is computed exactly as its residues modulo 8 pairwise coprime moduli of at most
-// 256: each operand's residues fit int8, and each residue product is one INT8 tensor-core product with int32 sums.
-// The Chinese remainder theorem rebuilds C_int from the 8 residues of each element, as a 64-bit fixed-point fraction
-// of the moduli's product, and C is C_int scaled back (core/layout/residues.h: the scaling, the residue passes and
-// the rebuild).
+// precision the scaling keeps. C_int is computed exactly as its residues modulo 8 (or 7) pairwise coprime moduli of
+// at most 256: each operand's residues fit int8, and each residue product is one INT8 tensor-core product with int32
+// sums. The Chinese remainder theorem rebuilds C_int from the residues of each element, as a 64-bit fixed-point
+// fraction of the moduli's product, and C is C_int scaled back (core/layout/residues.h: the scaling, the residue
+// passes and the rebuild).
 //
 // Passes: three over each operand for its lines' largest magnitudes and norms and the scaling check's sums of
-// squares along k, one that writes its 8 residue matrices K-major (int8, K padded to 16), then every modulus's
+// squares along k, one that writes its residue matrices K-major (int8, K padded to 16), then every modulus's
 // product in one launch of this file's kernel (its units are the tiles of C once per modulus), whose epilogue keeps
 // only the residue of each sum modulo the modulus (one byte per element), and the rebuild. A K longer than kChunkK
 // runs as one launch per kChunkK, whose residues the epilogue adds modulo the modulus: within a chunk every int32
@@ -27,14 +27,16 @@
 // such values decide C (an operand scaled by a diagonal that the other undoes, or a row [1, 2^-40] against a
 // column [2^-40, 1]), the scheme's error passes fp32's. The scaling check (core/layout/scaling_check.h) estimates
 // that error from the lines' exponents and the sums of squares along k, and where it is too large the product runs
-// as wgmma_3xtf32 instead. Reading that verdict back synchronises the stream, so a CUDA graph capture is refused.
+// as wgmma_3xtf32 instead. Its verdict is also the number of moduli: 7 where C is large enough that cuBLAS fp32
+// sums K in one chain, whose error leaves room for the scheme's with one modulus fewer, else 8. Reading that verdict
+// back synchronises the stream, so a CUDA graph capture is refused.
 //
 // Composition: the Hopper frame (core/kernel/warp_specialized.cuh) over this file's parts: Producer (the residue
 // tiles of A and B of one modulus by bulk tensor copies), Mainloop (wgmma m64n256k32 s32.s8.s8, core/mma/
 // wgmma_int8.cuh) and Epilogue (the sums' residues into one byte each), and the schedule gemm::PersistentTiles.
 //
-// Changes vs wgmma_3xtf32: integer products of residues instead of three TF32 products of split parts; 8 products
-// (one per modulus) instead of one kernel with three MMAs per step; no promotion (integer sums are exact); the
+// Changes vs wgmma_3xtf32: integer products of residues instead of three TF32 products of split parts; 8 or 7
+// products (one per modulus) instead of one kernel with three MMAs per step; no promotion (integer sums are exact); the
 // passes over memory: the lines' maxima and norms, the residue matrices (1 byte per value per modulus instead of 8
 // bytes per value for the split) and the rebuild of C.
 //
@@ -77,12 +79,12 @@ using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
 constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
 using Ring = gemm::RingPosition<kStages>;
 
-// Every tile of C once per modulus, modulus by modulus (the tiles of one modulus share its residue matrices in L2):
-// a unit's `slice` is its modulus. One launch covers every product, so the ragged last wave comes once.
+// Every tile of C once per modulus of the first kModuli, modulus by modulus (the tiles of one modulus share its
+// residue matrices in L2): a unit's `slice` is its modulus. One launch covers every product, so the ragged last wave
+// comes once.
+template <int kModuli>
 struct ModulusTiles {
-    __device__ __forceinline__ static int units(const gemm::PersistentSchedule& s) {
-        return s.tiles() * gemm::kOzakiModuli;
-    }
+    __device__ __forceinline__ static int units(const gemm::PersistentSchedule& s) { return s.tiles() * kModuli; }
     __device__ __forceinline__ static gemm::TileUnit unit(const gemm::PersistentSchedule& s, int u) {
         gemm::TileUnit w = gemm::unit_at<kBM, kBN>(s, u % s.tiles());
         w.slice = u / s.tiles();
@@ -192,10 +194,12 @@ struct Epilogue {
     }
 };
 
+template <int kModuli>
 __global__ void __launch_bounds__(kFrame.threads(), 1)
     ozaki_int8_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      uint8_t* residues, gemm::OzakiModuli moduli, int accumulate, int kt_offset, gemm::PersistentSchedule s) {
-    gemm::warp_specialized<kFrame, Tiles, ModulusTiles, Producer, Mainloop, Epilogue>(
+                      uint8_t* residues, gemm::OzakiModuli moduli, int accumulate, int kt_offset,
+                      gemm::PersistentSchedule s) {
+    gemm::warp_specialized<kFrame, Tiles, ModulusTiles<kModuli>, Producer, Mainloop, Epilogue>(
         Params{&a_map, &b_map, residues, moduli, accumulate, kt_offset, s});
 }
 
@@ -208,18 +212,19 @@ struct Lines {
     unsigned* b_max;
     int* a_flags;
     int* b_flags;
-    int* bits;     // alpha + beta
-    int* carried;  // the scaling check's verdict
+    int* bits;    // alpha + beta for each count of moduli (gemm::scaling_bits_index)
+    int* moduli;  // the scaling check's verdict: the count of moduli, or 0
     gemm::KSquares a_squares;
     gemm::KSquares b_squares;
     double* block_sums;  // the scaling check's
 };
 
-// The residue matrices of op(A) and op(B)^T and the product's residues.
+// The residue matrices of op(A) and op(B)^T and the product's residues, for `count` moduli.
 struct Residues {
-    int8_t* a;         // kOzakiModuli x M x kp
-    int8_t* b;         // kOzakiModuli x N x kp
-    uint8_t* product;  // kOzakiModuli x M x N
+    int count;
+    int8_t* a;         // count x M x kp
+    int8_t* b;         // count x N x kp
+    uint8_t* product;  // count x M x N
 };
 
 int64_t aligned(int64_t bytes) { return (bytes + 255) / 256 * 256; }
@@ -228,7 +233,7 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, Lines* w, cudaStream
     const int64_t M = g.M, N = g.N;
     w->a_squares.groups = gemm::k_squares_groups(M, g.K);
     w->b_squares.groups = gemm::k_squares_groups(N, g.K);
-    const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 2 * 4;
+    const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 3 * 4;
     const int64_t squares_bytes =
         8 * ((w->a_squares.groups + w->b_squares.groups) * int64_t(g.K) + gemm::scaling_check_doubles(g.K));
     MM_TRY(buffer.allocate(size_t(aligned(meta_bytes) + squares_bytes), "the Ozaki scheme's line statistics"));
@@ -240,7 +245,7 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, Lines* w, cudaStream
     w->a_flags = reinterpret_cast<int*>(w->b_max + N);
     w->b_flags = w->a_flags + M;
     w->bits = w->b_flags + N;
-    w->carried = w->bits + 1;
+    w->moduli = w->bits + 2;
     w->a_squares.partial = reinterpret_cast<double*>(base + aligned(meta_bytes));
     w->b_squares.partial = w->a_squares.partial + w->a_squares.groups * int64_t(g.K);
     w->block_sums = w->b_squares.partial + w->b_squares.groups * int64_t(g.K);
@@ -248,7 +253,7 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, Lines* w, cudaStream
 }
 
 mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Residues* r) {
-    const int64_t M = g.M, N = g.N, moduli = gemm::kOzakiModuli;
+    const int64_t M = g.M, N = g.N, moduli = r->count;
     const int64_t a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
     MM_TRY(buffer.allocate(size_t(a_bytes + b_bytes + moduli * M * N), "the Ozaki scheme's residues"));
     r->a = reinterpret_cast<int8_t*>(buffer.data());
@@ -257,39 +262,40 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Residues
     return MM_OK;
 }
 
-// Whether the scaling carries the product at fp32 accuracy: the scaling check's verdict, read back (a
-// synchronisation of the stream, which a CUDA graph capture does not allow: the launcher refuses one first).
-mm_status scaling_carries(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
-                          bool* carries, cudaStream_t stream) {
+// How many moduli carry the product at fp32 accuracy (0: none): the scaling check's verdict, read back (a
+// synchronisation of the stream, which a CUDA graph capture does not allow: the launcher refuses one first). Seven
+// are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
+mm_status moduli_that_carry(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
+                            int* count, cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const bool chain_order = double(a.lines) * double(b.lines) >= gemm::kChainOrderMinOutputsPerSm * sms;
     MM_TRY(gemm::launch_k_squares(a, w.a_squares, stream));
     MM_TRY(gemm::launch_k_squares(b, w.b_squares, stream));
     MM_TRY(gemm::launch_scaling_check(w.a_max, a.lines, w.a_squares, w.b_max, b.lines, w.b_squares, K, w.bits,
-                                      w.block_sums, w.carried, stream));
-    int carried = 0;
-    MM_TRY(mm_check_cuda(cudaMemcpyAsync(&carried, w.carried, sizeof(int), cudaMemcpyDeviceToHost, stream),
+                                      chain_order, w.block_sums, w.moduli, stream));
+    MM_TRY(mm_check_cuda(cudaMemcpyAsync(count, w.moduli, sizeof(int), cudaMemcpyDeviceToHost, stream),
                          "cudaMemcpyAsync"));
-    MM_TRY(mm_check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize"));
-    *carries = carried != 0;
-    return MM_OK;
+    return mm_check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
 
-// Every modulus's product in one launch per K chunk: the residues of C modulo each modulus, summed over the chunks.
+// Every modulus's product in one launch per K chunk: the residues of C modulo each of the first kModuli moduli,
+// summed over the chunks.
+template <int kModuli>
 mm_status launch_products(const GemmArgs& g, int64_t kp, const Residues& r, cudaStream_t stream) {
-    constexpr auto kernel = &ozaki_int8_kernel;
+    constexpr auto kernel = &ozaki_int8_kernel<kModuli>;
     MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
     CUtensorMap a_map, b_map;
-    MM_TRY(gemm::encode_int8_k_major_map(r.a, int64_t(gemm::kOzakiModuli) * g.M, kp, kp, kBM, &a_map,
-                                         "A's residues"));
-    MM_TRY(gemm::encode_int8_k_major_map(r.b, int64_t(gemm::kOzakiModuli) * g.N, kp, kp, kBN, &b_map,
-                                         "B's residues"));
-    const gemm::OzakiModuli& moduli = gemm::ozaki_moduli();
+    MM_TRY(gemm::encode_int8_k_major_map(r.a, int64_t(kModuli) * g.M, kp, kp, kBM, &a_map, "A's residues"));
+    MM_TRY(gemm::encode_int8_k_major_map(r.b, int64_t(kModuli) * g.N, kp, kp, kBN, &b_map, "B's residues"));
+    const gemm::OzakiModuli& moduli = gemm::ozaki_moduli(kModuli);
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     for (int k0 = 0; k0 < g.K; k0 += kChunkK) {
         GemmArgs chunk = g;
         chunk.K = g.K - k0 < kChunkK ? g.K - k0 : kChunkK;
         const gemm::PersistentSchedule s = gemm::persistent_schedule(chunk, kBM, kBN, kBK, int(tiles_of(chunk.K, kBK)));
-        const int64_t units = int64_t(s.tiles()) * gemm::kOzakiModuli;
+        const int64_t units = int64_t(s.tiles()) * kModuli;
         const int blocks = int(units < sms ? units : sms);
         MM_TRY(gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "ozaki_int8", a_map, b_map,
                             r.product, moduli, int(k0 > 0), k0 / kBK, s));
@@ -301,7 +307,7 @@ mm_status launch_products(const GemmArgs& g, int64_t kp, const Residues& r, cuda
 
 // wgmma and the bulk tensor copies need a Hopper GPU and this file's sm_90a machine code.
 mm_status requires_ozaki_int8() {
-    return gemm::require_bulk_copy(gemm::machine_code_of<ozaki_int8_kernel>(), "ozaki_int8");
+    return gemm::require_bulk_copy(gemm::machine_code_of<ozaki_int8_kernel<gemm::kOzakiModuli>>(), "ozaki_int8");
 }
 
 mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
@@ -323,16 +329,16 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
     MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
     MM_TRY(gemm::launch_scaling_bits(w.a_norms, g.M, w.b_norms, g.N, g.K, w.bits, stream));
-    bool carries = false;
-    MM_TRY(scaling_carries(a, b, w, g.K, &carries, stream));
-    if (!carries) return launch_wgmma_3xtf32(g, stream);
+    Residues r{};
+    MM_TRY(moduli_that_carry(a, b, w, g.K, &r.count, stream));
+    if (r.count == 0) return launch_wgmma_3xtf32(g, stream);
     const int64_t kp = (int64_t(g.K) + kKAlign - 1) / kKAlign * kKAlign;
     DeviceBuffer residues_buffer(stream, DeviceBuffer::Pool::kWorkspace);
-    Residues r{};
     MM_TRY(allocate(residues_buffer, g, kp, &r));
-    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, r.a, kp, stream));
-    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, r.b, kp, stream));
-    MM_TRY(launch_products(g, kp, r, stream));
-    MM_TRY(gemm::launch_ozaki_rebuild(r.product, g.M, g.N, w.a_max, w.b_max, w.bits, g.C, g.ldc, stream));
+    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, r.count, r.a, kp, stream));
+    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, r.count, r.b, kp, stream));
+    MM_TRY(r.count == gemm::kOzakiFewestModuli ? launch_products<gemm::kOzakiFewestModuli>(g, kp, r, stream)
+                                               : launch_products<gemm::kOzakiModuli>(g, kp, r, stream));
+    MM_TRY(gemm::launch_ozaki_rebuild(r.product, r.count, g.M, g.N, w.a_max, w.b_max, w.bits, g.C, g.ldc, stream));
     return gemm::launch_nonfinite_fixup(g, w.a_flags, w.b_flags, stream);
 }

@@ -23,18 +23,26 @@ OzakiModulus modulus_constants(int m, unsigned __int128 product) {
     return mod;
 }
 
+// The set of the first `count` moduli: their product and, for each, the weight that the Chinese remainder theorem
+// gives it modulo that product; the moduli past `count` weigh 0.
+OzakiModuli moduli_set(int count) {
+    OzakiModuli o{};
+    unsigned __int128 product = 1;
+    for (int l = 0; l < count; ++l) product *= unsigned(kOzakiModulusValues[l]);
+    for (int l = 0; l < kOzakiModuli; ++l) {
+        o.modulus[l] = modulus_constants(kOzakiModulusValues[l], product);
+        if (l >= count) o.modulus[l].weight = 0;
+    }
+    o.product = double(product);
+    o.count = count;
+    return o;
+}
+
 }  // namespace
 
-const OzakiModuli& ozaki_moduli() {
-    static const OzakiModuli moduli = [] {
-        OzakiModuli o{};
-        unsigned __int128 product = 1;
-        for (int m : kOzakiModulusValues) product *= unsigned(m);
-        for (int l = 0; l < kOzakiModuli; ++l) o.modulus[l] = modulus_constants(kOzakiModulusValues[l], product);
-        o.product = double(product);
-        return o;
-    }();
-    return moduli;
+const OzakiModuli& ozaki_moduli(int count) {
+    static const OzakiModuli all = moduli_set(kOzakiModuli), fewest = moduli_set(kOzakiFewestModuli);
+    return count == kOzakiFewestModuli ? fewest : all;
 }
 
 }  // namespace gemm

@@ -128,14 +128,10 @@ __device__ unsigned long long block_max(const uint64_t* norms, int64_t lines) {
 }
 
 // alpha + beta: the largest sum up to 62 for which (2^alpha rho_a + s)(2^beta rho_b + s) < M / 2, where rho is an
-// operand's largest ||x|| / 2^e and s = sqrt(k) / 2 bounds the norm of a line's rounding errors; every operation
-// rounds up, and M / 2 is taken a little low.
-__global__ void scaling_bits_kernel(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms,
-                                    int64_t b_lines, int64_t k, double product, int* bits) {
-    const unsigned long long a_top = block_max(a_norms, a_lines), b_top = block_max(b_norms, b_lines);
-    if (threadIdx.x != 0) return;
-    const double rho_a = __dsqrt_ru(double(a_top) * 0x1p-32), rho_b = __dsqrt_ru(double(b_top) * 0x1p-32);
-    const double slack = __dmul_ru(0.5, __dsqrt_ru(double(k))), half = product * 0.5 * (1.0 - 0x1p-40);
+// operand's largest ||x|| / 2^e and s bounds the norm of a line's rounding errors; every operation rounds up, and
+// M / 2 is taken a little low.
+__device__ int largest_bits(double rho_a, double rho_b, double slack, double product) {
+    const double half = product * 0.5 * (1.0 - 0x1p-40);
     int total = 62;
     for (; total > 0; --total) {
         const int alpha = (total + 1) / 2, beta = total / 2;
@@ -143,11 +139,23 @@ __global__ void scaling_bits_kernel(const uint64_t* a_norms, int64_t a_lines, co
         const double b = __dadd_ru(__dmul_ru(power_of_two(beta), rho_b), slack);
         if (__dmul_ru(a, b) < half) break;
     }
-    bits[0] = total;
+    return total;
+}
+
+// largest_bits for every count of moduli, with s = sqrt(k) / 2.
+__global__ void scaling_bits_kernel(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms,
+                                    int64_t b_lines, int64_t k, double product_all, double product_fewest,
+                                    int* bits) {
+    const unsigned long long a_top = block_max(a_norms, a_lines), b_top = block_max(b_norms, b_lines);
+    if (threadIdx.x != 0) return;
+    const double rho_a = __dsqrt_ru(double(a_top) * 0x1p-32), rho_b = __dsqrt_ru(double(b_top) * 0x1p-32);
+    const double slack = __dmul_ru(0.5, __dsqrt_ru(double(k)));
+    bits[scaling_bits_index(kOzakiModuli)] = largest_bits(rho_a, rho_b, slack, product_all);
+    bits[scaling_bits_index(kOzakiFewestModuli)] = largest_bits(rho_a, rho_b, slack, product_fewest);
 }
 
 // Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
-// (at most 2^31 in magnitude), one byte each, packed in k order.
+// (at most 2^31 in magnitude), one byte each, packed in k order; for the set's first moduli only.
 __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
                                                unsigned (&packed)[kOzakiModuli]) {
     LiftedInteger x[kGroupK];
@@ -157,8 +165,10 @@ __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int sh
 #pragma unroll
     for (int l = 0; l < kOzakiModuli; ++l) {
         unsigned word = 0;
+        if (l < moduli.count) {
 #pragma unroll
-        for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
+            for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
+        }
         packed[l] = word;
     }
 }
@@ -208,7 +218,8 @@ __global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, Oza
             group_residues(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
             int8_t* const out = planes + line * kp + k;
 #pragma unroll
-            for (int l = 0; l < kOzakiModuli; ++l) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
+            for (int l = 0; l < kOzakiModuli; ++l)
+                if (l < moduli.count) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
         }
         if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
     }
@@ -236,7 +247,9 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 #pragma unroll
         for (int l = 0; l < kOzakiModuli; ++l) {
             const uint8_t* const plane = residues + l * count;
-            if constexpr (kWords) {
+            if (l >= moduli.count) {
+                words[l] = 0;  // weighs 0 in crt_fraction
+            } else if constexpr (kWords) {
                 words[l] = *reinterpret_cast<const unsigned*>(plane + first);
             } else {
                 words[l] = 0;
@@ -287,29 +300,33 @@ mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, ui
 mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms, int64_t b_lines,
                               int64_t k, int* bits, cudaStream_t stream) {
     return launch(scaling_bits_kernel, dim3(1), dim3(kThreads), 0, stream, "the scaling's bits", a_norms, a_lines,
-                  b_norms, b_lines, k, ozaki_moduli().product, bits);
+                  b_norms, b_lines, k, ozaki_moduli(kOzakiModuli).product, ozaki_moduli(kOzakiFewestModuli).product,
+                  bits);
 }
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                          int8_t* planes, int64_t kp, cudaStream_t stream) {
+                          int count, int8_t* planes, int64_t kp, cudaStream_t stream) {
     const dim3 grid(unsigned(blocks_for(op.lines, kTileLines, INT32_MAX)), unsigned(blocks_for(kp, kTileK, kMaxGridY)));
+    const int* const count_bits = bits + scaling_bits_index(count);
     if (op.k_contiguous)
         return launch(residues_kernel<true>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
-                      bits, planes, kp, ozaki_moduli());
-    return launch(residues_kernel<false>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits, bits,
-                  planes, kp, ozaki_moduli());
+                      count_bits, planes, kp, ozaki_moduli(count));
+    return launch(residues_kernel<false>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
+                  count_bits, planes, kp, ozaki_moduli(count));
 }
 
-mm_status launch_ozaki_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
+mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream) {
     const int64_t count = int64_t(M) * N;
     const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
+    const int* const count_bits = bits + scaling_bits_index(moduli_count);
+    const OzakiModuli& moduli = ozaki_moduli(moduli_count);
     if (count % kGroupK == 0)
         return launch(rebuild_kernel<true>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                      residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, ozaki_moduli());
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, moduli);
     return launch(rebuild_kernel<false>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues,
-                  M, N, a_max_bits, b_max_bits, bits, C, ldc, ozaki_moduli());
+                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, moduli);
 }
 
 }  // namespace gemm

@@ -19,7 +19,10 @@
 
 namespace gemm {
 
+// The most moduli a product uses, and the fewest: a product runs with the first kOzakiFewestModuli of them where
+// that keeps it within fp32 accuracy (core/layout/scaling_check.h), each modulus one INT8 product.
 inline constexpr int kOzakiModuli = 8;
+inline constexpr int kOzakiFewestModuli = kOzakiModuli - 1;
 
 // Pairwise coprime, at most 256: 256, 255 = 3 * 5 * 17, 253 = 11 * 23, 247 = 13 * 19 and primes; their product is
 // about 2^63.6. The power of two comes first: a value's symmetric residue modulo 256 is its low byte.
@@ -42,12 +45,15 @@ struct OzakiModulus {
     unsigned long long weight;  // round(2^64 inverse / m), inverse that of M / m modulo m (M the moduli's product)
 };
 
-// The moduli and their product M; passed to kernels by value.
+// The first `count` moduli and their product M; passed to kernels by value. The entries from `count` on hold the
+// other moduli with weight 0: the rebuild neither reads their residues nor would they add anything.
 struct OzakiModuli {
     OzakiModulus modulus[kOzakiModuli];
     double product;  // M, rounded to double
+    int count;
 };
-const OzakiModuli& ozaki_moduli();
+// count is kOzakiModuli or kOzakiFewestModuli.
+const OzakiModuli& ozaki_moduli(int count);
 
 __host__ __device__ inline unsigned multiply_high(unsigned a, unsigned b) {
 #ifdef __CUDA_ARCH__
@@ -93,10 +99,10 @@ __host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, 
     return (l == 0 ? x.lo : unsigned(symmetric_residue(x, moduli.modulus[l]))) & 0xffu;
 }
 
-// The integer product from its residues r_l in [0, m_l), as a signed fraction of 2^64 of M: the Chinese remainder
-// theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1, and the sum of r_l weight_l modulo 2^64 is
-// that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the scaling keeps it there with a margin far above
-// the error) C_int = crt_fraction 2^-64 M within 2^-54 M.
+// The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past its count), as a signed
+// fraction of 2^64 of M: the Chinese remainder theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1,
+// and the sum of r_l weight_l modulo 2^64 is that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the
+// scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M.
 __host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kOzakiModuli], const OzakiModuli& moduli) {
     unsigned long long sum = 0;
     for (int l = 0; l < kOzakiModuli; ++l) sum += residues[l] * moduli.modulus[l].weight;
@@ -136,24 +142,28 @@ mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags
 // hold 0 before.
 mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream);
 
-// bits[0] = alpha + beta for the lines' norms (a_norms over a_lines lines, b_norms over b_lines, at depth k): the
-// largest sum, at most 62, whose bound on the integer product stays under M / 2; alpha is its larger half.
+// bits[kOzakiModuli - count] = alpha + beta for the lines' norms (a_norms over a_lines lines, b_norms over b_lines, at
+// depth k) with `count` moduli, for both counts: the largest sum, at most 62, whose bound on the integer product stays
+// under their product M / 2; alpha is its larger half.
 mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms, int64_t b_lines,
                               int64_t k, int* bits, cudaStream_t stream);
+
+// The element of launch_scaling_bits's `bits` that holds alpha + beta for `count` moduli.
+__host__ __device__ inline int scaling_bits_index(int count) { return kOzakiModuli - count; }
 
 // The bits of one operand's lines from launch_scaling_bits's sum: alpha for A, beta for B.
 enum class OzakiOperand { kA, kB };
 
-// For each modulus l: planes + l * lines * kp holds the line's values scaled to its operand's bits (by max_bits) and
-// reduced to symmetric residues modulo the modulus, K-major (line * kp + k), with 0 for k from K to kp and for the
-// values launch_line_max flags (whose lines the non-finite fix-up recomputes).
+// For each of the first `count` moduli l: planes + l * lines * kp holds the line's values scaled to its operand's bits
+// for that count (by max_bits) and reduced to symmetric residues modulo the modulus, K-major (line * kp + k), with 0
+// for k from K to kp and for the values launch_line_max flags (whose lines the non-finite fix-up recomputes).
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                          int8_t* planes, int64_t kp, cudaStream_t stream);
+                          int count, int8_t* planes, int64_t kp, cudaStream_t stream);
 
-// C (M x N, leading dimension ldc) from residues + l * M * N, each the product's residue modulo modulus l in
-// [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by the lines' powers of two
-// (a_max_bits, b_max_bits as launch_line_max wrote them; bits[0] = alpha + beta).
-mm_status launch_ozaki_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits,
+// C (M x N, leading dimension ldc) from residues + l * M * N for each of the first moduli_count moduli l, the product's
+// residue modulo modulus l in [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by
+// the lines' powers of two (a_max_bits, b_max_bits as launch_line_max wrote them; bits as launch_scaling_bits did).
+mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream);
 

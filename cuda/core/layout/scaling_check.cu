@@ -88,19 +88,35 @@ __global__ void __launch_bounds__(kThreads) k_products_kernel(KSquares a_squares
     }
 }
 
-// One block: rho from the lines' exponents and the k_products_kernel blocks' sums, and the verdict.
+// The sums of the lines' rounding errors squared, sum_i u_i^2 and sum_j v_j^2, at alpha + beta = bits.
+struct RoundingSquares {
+    double u2, v2;
+};
+
+__device__ RoundingSquares rounding_squares(const unsigned* a_max_bits, int64_t a_lines, const unsigned* b_max_bits,
+                                            int64_t b_lines, int bits) {
+    return {rounding_squares(a_max_bits, a_lines, (bits + 1) / 2), rounding_squares(b_max_bits, b_lines, bits / 2)};
+}
+
+// One block: rho for each count of moduli from the lines' exponents and the k_products_kernel blocks' sums, and the
+// verdict.
 __global__ void __launch_bounds__(kThreads) scaling_check_kernel(const unsigned* a_max_bits, int64_t a_lines,
                                                                  const unsigned* b_max_bits, int64_t b_lines,
                                                                  const double* block_sums, int64_t blocks, int64_t k,
-                                                                 const int* bits, int* carried) {
-    const int alpha = (bits[0] + 1) / 2, beta = bits[0] / 2;
-    const double u2 = rounding_squares(a_max_bits, a_lines, alpha), v2 = rounding_squares(b_max_bits, b_lines, beta);
+                                                                 const int* bits, int chain_order, int* moduli) {
+    const RoundingSquares all = rounding_squares(a_max_bits, a_lines, b_max_bits, b_lines,
+                                                 bits[scaling_bits_index(kOzakiModuli)]);
+    const RoundingSquares fewest = rounding_squares(a_max_bits, a_lines, b_max_bits, b_lines,
+                                                    bits[scaling_bits_index(kOzakiFewestModuli)]);
     double a_total = 0.0, b_total = 0.0, scale = 0.0;
     for (int64_t block = threadIdx.x; block < blocks; block += kThreads) {
         a_total += block_sums[3 * block], b_total += block_sums[3 * block + 1], scale += block_sums[3 * block + 2];
     }
     a_total = block_sum(a_total), b_total = block_sum(b_total), scale = block_sum(scale);
-    if (threadIdx.x == 0) carried[0] = ozaki_carries(ozaki_error_estimate(u2, v2, a_total, b_total, scale), double(k));
+    if (threadIdx.x == 0)
+        moduli[0] = ozaki_moduli_count(ozaki_error_estimate(fewest.u2, fewest.v2, a_total, b_total, scale),
+                                       ozaki_error_estimate(all.u2, all.v2, a_total, b_total, scale), double(k),
+                                       chain_order != 0);
 }
 
 }  // namespace
@@ -128,12 +144,13 @@ int64_t scaling_check_doubles(int64_t k) { return 3 * ((k - 1) / kProductTileK +
 
 mm_status launch_scaling_check(const unsigned* a_max_bits, int64_t a_lines, const KSquares& a_squares,
                                const unsigned* b_max_bits, int64_t b_lines, const KSquares& b_squares, int64_t k,
-                               const int* bits, double* block_sums, int* carried, cudaStream_t stream) {
+                               const int* bits, bool chain_order, double* block_sums, int* moduli,
+                               cudaStream_t stream) {
     const int64_t blocks = (k - 1) / kProductTileK + 1;
     MM_TRY(launch(k_products_kernel, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the scaling check's sums",
                   a_squares, b_squares, k, block_sums));
     return launch(scaling_check_kernel, dim3(1), dim3(kThreads), 0, stream, "the scaling check", a_max_bits, a_lines,
-                  b_max_bits, b_lines, block_sums, blocks, k, bits, carried);
+                  b_max_bits, b_lines, block_sums, blocks, k, bits, int(chain_order), moduli);
 }
 
 }  // namespace gemm

@@ -12,7 +12,9 @@
 // breaks the contract), or a row [1, 2^-40] against a column [2^-40, 1]. The scheme carries a product where rho is at
 // most fp32_error_floor(K), so that C's error stays near what fp32 arithmetic gives; elsewhere ozaki_int8 computes it
 // another way (docs/experiments/2026-12-04-ozaki-guard.md: rho against the emulated error, and the inputs each side of
-// the bound).
+// the bound). Where C is large enough that cuBLAS fp32 sums each output's K in one chain, whose error is larger than
+// that of the shallow slices it sums a smaller C in, a product may drop a modulus: it takes kOzakiFewestModuli where
+// rho with them is within fp32_chain_error_bound(K) (docs/experiments/2026-12-05-ozaki-seven-moduli.md).
 #pragma once
 
 #include <cmath>
@@ -39,6 +41,23 @@ __host__ __device__ inline double ozaki_error_estimate(double u2, double v2, dou
 // Whether the scheme's own error rho, at depth k, leaves C within fp32 accuracy.
 __host__ __device__ inline bool ozaki_carries(double rho, double k) { return rho <= fp32_error_floor(k); }
 
+// From this many outputs of C per SM cuBLAS fp32 sums each output's K in one chain of FMAs (on the GPU it was
+// measured on, a C of 4096 x 4096 over 132 SMs did).
+inline constexpr double kChainOrderMinOutputsPerSm = 4096.0 * 4096.0 / 132.0;
+
+// A bound on the scheme's error where cuBLAS fp32 sums K in one chain: twice (the contract's allowance on magnitudes
+// spread over 2^+-40) a model of the least error of such a chain over the contract's input kinds, which grows as
+// sqrt(k) (fitted to the emulated chain in the seven-moduli record).
+__host__ __device__ inline double fp32_chain_error_bound(double k) { return 7.7e-9 * sqrt(k); }
+
+// The moduli a product takes, from rho with the fewest and with all of them: kOzakiFewestModuli where cuBLAS sums K
+// in one chain (chain_order) and they keep rho within fp32_chain_error_bound; else kOzakiModuli where they carry it;
+// else 0, for a product the scheme does not carry.
+__host__ __device__ inline int ozaki_moduli_count(double rho_fewest, double rho_all, double k, bool chain_order) {
+    if (chain_order && rho_fewest <= fp32_chain_error_bound(k)) return kOzakiFewestModuli;
+    return ozaki_carries(rho_all, k) ? kOzakiModuli : 0;
+}
+
 // Where launch_k_squares puts an operand's sums: `groups` rows of k partial sums, one per group of lines.
 struct KSquares {
     double* partial;  // groups x k
@@ -56,11 +75,12 @@ mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStr
 // The doubles launch_scaling_check's block_sums needs at depth k.
 int64_t scaling_check_doubles(int64_t k);
 
-// carried[0] = 1 where ozaki_carries(rho, k) for the product of the two operands whose lines' maxima (max_bits as
-// launch_line_max wrote them), scaling bits (bits[0] = alpha + beta) and k_squares are given, else 0; block_sums
-// holds scaling_check_doubles(k) doubles of workspace.
+// moduli[0] = ozaki_moduli_count for the product of the two operands whose lines' maxima (max_bits as
+// launch_line_max wrote them), scaling bits (as launch_scaling_bits wrote them) and k_squares are given, with rho
+// for each count from its bits; block_sums holds scaling_check_doubles(k) doubles of workspace.
 mm_status launch_scaling_check(const unsigned* a_max_bits, int64_t a_lines, const KSquares& a_squares,
                                const unsigned* b_max_bits, int64_t b_lines, const KSquares& b_squares, int64_t k,
-                               const int* bits, double* block_sums, int* carried, cudaStream_t stream);
+                               const int* bits, bool chain_order, double* block_sums, int* moduli,
+                               cudaStream_t stream);
 
 }  // namespace gemm
