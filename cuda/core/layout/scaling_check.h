@@ -41,8 +41,8 @@ __host__ __device__ inline double ozaki_error_estimate(double u2, double v2, dou
 // Whether the scheme's own error rho, at depth k, leaves C within fp32 accuracy.
 __host__ __device__ inline bool ozaki_carries(double rho, double k) { return rho <= fp32_error_floor(k); }
 
-// From this many outputs of C per SM cuBLAS fp32 sums each output's K in one chain of FMAs (on the GPU it was
-// measured on, a C of 4096 x 4096 over 132 SMs did).
+// From this many outputs of C per SM cuBLAS fp32 sums each output's K in one chain of FMAs: the smallest C whose
+// cuBLAS errors the seven-moduli record matched to one chain, over the SMs of the GPU they were measured on.
 inline constexpr double kChainOrderMinOutputsPerSm = 4096.0 * 4096.0 / 132.0;
 
 // A bound on the scheme's error where cuBLAS fp32 sums K in one chain: twice (the contract's allowance on magnitudes
