@@ -177,7 +177,7 @@ def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
             print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
             times[name] = benchmark(name, M, N, K, warmup=2, repetitions=repetitions).ms
         rows.append({"sweep": "precision", "M": M, "N": N, "K": K, "ms": times})
-    for shape in OZAKI_SHAPES if only is None or "ozaki" in only else []:
+    for shape in OZAKI_SHAPES if wanted("ozaki") else []:
         timed = time_sustained(list(OZAKI_KERNELS), [shape], DEFAULT_SUSTAINED_S, repetitions, DEFAULT_REST_S)
         M, N, K = shape
         rows.append({"sweep": "ozaki", "M": M, "N": N, "K": K, "ms": {row["kernel"]: row["ms"] for row in timed}})
