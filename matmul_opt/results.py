@@ -54,6 +54,7 @@ _MADV_HUGEPAGE = 14
 _MADV_POPULATE_WRITE = 23
 _MAPPING_THREADS = 8  # a new block's pages are mapped in this many pieces at once
 _SPARE_THREADS = 4    # and a spare's in this many, as it has a whole call's time
+_START_TIMEOUT_S = 10.0  # how long the first call waits for the mapping threads to start
 
 _lock = threading.Lock()
 _pool: dict[int, list[np.ndarray]] = collections.defaultdict(list)  # free blocks by size
@@ -195,9 +196,14 @@ def _start_every_worker() -> None:
     starts CUDA anyway): the executor starts a thread when a submit finds none idle, and each start held up the
     call that submitted (docs/experiments/2026-12-04-huge-pages.md, call 7)."""
     everyone = threading.Barrier(_MAPPING_THREADS + 1)
-    for _ in range(_MAPPING_THREADS):
-        _workers.submit(everyone.wait)  # each holds its thread until all have one: no submit finds one idle
-    everyone.wait()
+    try:
+        for _ in range(_MAPPING_THREADS):
+            _workers.submit(everyone.wait)  # each holds its thread until all have one: no submit finds one idle
+        everyone.wait(timeout=_START_TIMEOUT_S)
+    except (RuntimeError, threading.BrokenBarrierError):
+        # A thread the system would not start, or not in time: the started ones go on, and the pool starts the rest
+        # when submits need them, as it would have.
+        everyone.abort()
 
 
 def held_bytes() -> int:

@@ -419,7 +419,8 @@ inline constexpr double kCutTileFmasPerSmPerUs = {t["cut"]["tile_fmas_per_sm_per
 inline constexpr double kCutEdgeBytesPerUs = {t["cut"]["edge_bytes_per_us"]:.0f};
 
 // K up to this: the short-K table (squares at K = {SHORT_K}). In both tables below, a size whose winner beat the
-// configuration of the size below by less than {TIE_FRACTION:.1%} keeps that one (within the sweep's spread).
+// configuration of the size below by less than {TIE_FRACTION:.1%} keeps that one (within the sweep's spread), and
+// a row's "fastest at" lists such sizes too.
 inline constexpr int kShortKMax = {SHORT_K_MAX};
 
 inline constexpr Row kShortKRows[] = {{

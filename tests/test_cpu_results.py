@@ -233,3 +233,23 @@ def test_a_locked_first_spare_is_unlocked_when_released_or_replaced(locks, monke
     kept.append(results.result_array((1100, 1030)))  # another new mid size: a locked first spare again
     results.release()
     assert set(locks.locked) == {address(kept[0]), address(kept[2])}
+
+
+def test_a_mapping_thread_that_will_not_start_leaves_a_working_pool(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+    started = []
+
+    def submit(self, fn, *args):
+        if len(started) == 3:
+            raise RuntimeError("can't start new thread")
+        started.append(fn)
+        return original(self, fn, *args)
+
+    original = ThreadPoolExecutor.submit
+    workers = ThreadPoolExecutor(results._MAPPING_THREADS, thread_name_prefix="matmul_opt-test")
+    monkeypatch.setattr(results, "_workers", workers)
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", submit)
+    results._start_every_worker()  # returns instead of waiting for threads that never come
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", original)
+    assert len(started) == 3 and workers.submit(sum, [1, 2]).result(timeout=5) == 3
+    workers.shutdown()

@@ -89,7 +89,8 @@ inline constexpr double kCutTileFmasPerSmPerUs = 142600;
 inline constexpr double kCutEdgeBytesPerUs = 2950000;
 
 // K up to this: the short-K table (squares at K = 32). In both tables below, a size whose winner beat the
-// configuration of the size below by less than 1.5% keeps that one (within the sweep's spread).
+// configuration of the size below by less than 1.5% keeps that one (within the sweep's spread), and
+// a row's "fastest at" lists such sizes too.
 inline constexpr int kShortKMax = 128;
 
 inline constexpr Row kShortKRows[] = {
