@@ -61,6 +61,7 @@ _pool: dict[int, list[np.ndarray]] = collections.defaultdict(list)  # free block
 _returned: collections.deque = collections.deque()  # blocks of freed results, moved into the pool under the lock
 _locked: dict[int, int] = {}  # the page-locked blocks, alive and pooled: size by address
 _spare: np.ndarray | None = None
+_made_locked_spare = False  # whether the process's first mid-sized spare was made (locked at once)
 _workers: ThreadPoolExecutor | None = None
 _madvise = None  # libc's madvise where MADV_POPULATE_WRITE works, else False once found missing (_madvise_call)
 
@@ -82,13 +83,27 @@ def result_array(shape: tuple[int, int]) -> np.ndarray:
                 block = _new_block(size)  # the lock below maps its pages
             else:
                 block = _mapped_block(size, _MAPPING_THREADS)
-            if size < PAGEABLE_FROM_BYTES:
+            if size < PAGEABLE_FROM_BYTES and block.ctypes.data not in _locked:
                 _lock_pages(block)
             if _spare is None or _spare.nbytes != size:
-                _spare = _mapped_block(size, _SPARE_THREADS)
+                if _spare is not None:
+                    _unlock_pages(_spare)  # a first spare never taken
+                _spare = _first_spare(size) if size < PAGEABLE_FROM_BYTES and not _made_locked_spare else \
+                    _mapped_block(size, _SPARE_THREADS)
     # The block goes back to the pool when the result's last array goes. The deque's append is atomic: the release
     # may run in any thread, inside this module's locked code too, so it takes no lock.
     return pinned.array_over(block.ctypes.data, shape, _FLOAT32, _returned.append, block)
+
+
+def _first_spare(size: int) -> np.ndarray:
+    """The process's first mid-sized spare: locked at once, in the call that made the first mid-sized block, which
+    is most often the process's first call and starts CUDA anyway; the next result then takes a block with nothing
+    left to lock."""
+    global _made_locked_spare
+    _made_locked_spare = True
+    block = _new_block(size)
+    _lock_pages(block)
+    return block
 
 
 def _lock_pages(block: np.ndarray) -> None:
@@ -207,6 +222,8 @@ def release() -> None:
             for block in blocks:
                 _unlock_pages(block)
         _pool.clear()
+        if _spare is not None:
+            _unlock_pages(_spare)
         _spare = None
 
 

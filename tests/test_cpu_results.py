@@ -44,6 +44,7 @@ def locks(monkeypatch):
     gc.collect()
     results.release()
     fake = PageLocks()
+    monkeypatch.setattr(results, "_made_locked_spare", True)  # the first spare's own test sets it back
     monkeypatch.setattr(results, "library", lambda: fake)
     monkeypatch.setattr("matmul_opt._library.library", lambda: fake)
     yield fake
@@ -209,6 +210,30 @@ def test_the_mapping_threads_all_start_with_their_pool(locks):
         pytest.skip("no MADV_POPULATE_WRITE on this system: nothing is mapped in the background")
     threads = [t for t in threading.enumerate() if t.name.startswith("matmul_opt-map")]
     assert len(threads) == results._MAPPING_THREADS
+
+
+def test_the_first_mid_sized_spare_is_locked_with_the_first_block_and_the_next_result_takes_it_as_is(locks,
+                                                                                                     monkeypatch):
+    monkeypatch.setattr(results, "_made_locked_spare", False)
+    first = results.result_array(MID)
+    assert len(locks.locked) == 2 and address(first) in locks.locked  # the block and the spare
+    spare = next(a for a in locks.locked if a != address(first))
+    second = results.result_array(MID)
+    assert address(second) == spare and len(locks.locked) == 2  # taken without a lock of its own
+    third = results.result_array(MID)  # later spares are pageable until taken
+    assert address(third) in locks.locked and len(locks.locked) == 3 and results.held_bytes() == MID_BLOCK
+
+
+def test_a_locked_first_spare_is_unlocked_when_released_or_replaced(locks, monkeypatch):
+    monkeypatch.setattr(results, "_made_locked_spare", False)
+    kept = [results.result_array(MID)]
+    assert len(locks.locked) == 2
+    kept.append(results.result_array(LARGE))  # a new large size replaces the spare
+    assert len(locks.locked) == 1 and locks.unlocks == 1
+    monkeypatch.setattr(results, "_made_locked_spare", False)
+    kept.append(results.result_array((1100, 1030)))  # another new mid size: a locked first spare again
+    results.release()
+    assert set(locks.locked) == {address(kept[0]), address(kept[2])}
 
 
 def test_a_mapping_thread_that_will_not_start_leaves_a_working_pool(monkeypatch):
