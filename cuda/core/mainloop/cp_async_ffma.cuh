@@ -5,6 +5,8 @@
 // cluster adds up is core/mainloop/cp_async_ffma_clusters.cuh.
 #pragma once
 
+#include <type_traits>
+
 #include "core/config.h"
 #include "core/copy/cp_async_tile.cuh"
 #include "core/device.h"
@@ -40,14 +42,15 @@ struct Parts {
 };
 
 // One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z); each slice writes its product to
-// `out`, or, with kClusterSum, the slices of a tile run as one thread block cluster along z that adds them up and
-// writes the sum to C (out is C). The fragments of the warp tile are
+// `out` (a SliceOutput), or, with kClusterSum, the slices of a tile run as one thread block cluster along z that
+// adds them up and writes the sum to C (`out` a ClusterOutput). The fragments of the warp tile are
 // register double-buffered: the k+1 fragments load while the k FMAs run, and the next stage's first fragments
 // load under the last k's FMAs. Order: the order of each thread's sums over K (core/mma/ffma_sums.cuh).
 template <class Tile, class OpA, class OpB, bool kAligned, class Order = gemm::SequentialOrder,
           bool kClusterSum = false>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
-    cp_async_ffma_kernel(const GemmMatrices g, const int ktiles_per_split, const gemm::SliceOutput out) {
+    cp_async_ffma_kernel(const GemmMatrices g, const int ktiles_per_split,
+                         const std::conditional_t<kClusterSum, gemm::ClusterOutput, gemm::SliceOutput> out) {
     using P = Parts<Tile::value, OpA, OpB, kAligned>;
     using Warp = typename P::Warp;
     extern __shared__ __align__(16) float smem_raw[];
@@ -94,11 +97,13 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
     // Past the last tile the fragment loads above read a stale stage: harmless, nothing writes it (every later
     // commit group is empty) and the values are never used.
 
-    float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
-    if constexpr (kClusterSum)
-        P::ClusterSum::template store<Warp, kAligned>(sum.result(), smem_raw, row0, col0, c_tile, out.ld, m_rem, n_rem);
-    else
+    if constexpr (kClusterSum) {
+        P::ClusterSum::template store<Warp, kAligned>(sum.result(), smem_raw, row0, col0,
+                                                      out.c + int64_t(m0) * out.ldc + n0, out.ldc, m_rem, n_rem, out.runs);
+    } else {
+        float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
         gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);
+    }
 }
 
 template <FfmaTile kTile, class OpA, class OpB, bool kAligned, class Order>

@@ -4,6 +4,7 @@
 // instantiated (core/configs/pipelined_clusters.cu).
 #pragma once
 
+#include "core/epilogue/split_k_reduce.h"
 #include "core/mainloop/cp_async_ffma.cuh"
 
 namespace gemm::cp_async_ffma {
@@ -55,7 +56,7 @@ mm_status launch_cluster_slices(const GemmArgs& g, int splits, int ktiles_per_sp
     int sms = 0;
     MM_TRY(sm_count(&sms));
     const int smem_bytes = cluster_smem_bytes<kTile>(even_share(int64_t(grid.x) * splits, sms));
-    const SliceOutput out{g.C, g.ldc, 0};
+    const ClusterOutput out{g.C, g.ldc, slice_order_runs(g.M, g.N, splits, sms)};
     // As launch_slices: only the operands copied by rows and C need the vector promise.
     return with_ops(g, [&](auto op_a, auto op_b) {
         using OpA = decltype(op_a);
