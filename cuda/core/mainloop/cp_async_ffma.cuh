@@ -98,8 +98,9 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
     // commit group is empty) and the values are never used.
 
     if constexpr (kClusterSum) {
-        P::ClusterSum::template store<Warp, kAligned>(sum.result(), smem_raw, row0, col0,
-                                                      out.c + int64_t(m0) * out.ldc + n0, out.ldc, m_rem, n_rem, out.runs);
+        float* const c_tile = out.c + int64_t(m0) * out.ldc + n0;
+        P::ClusterSum::template store<Warp, kAligned>(sum.result(), smem_raw, row0, col0, c_tile, out.ldc, m_rem, n_rem,
+                                                      out.runs);
     } else {
         float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
         gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);

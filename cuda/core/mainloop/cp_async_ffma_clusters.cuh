@@ -19,12 +19,26 @@ constexpr int even_share(int64_t blocks, int sms) {
     return share < 1 ? 1 : share > kMost ? kMost : int(share);
 }
 
+// The most shared memory a cluster's block of kTile needs, over the layouts of A and B and the alignments: one
+// launch size and one occupancy answer serve every instantiation.
+template <FfmaTile kTile>
+constexpr int most_cluster_smem_bytes() {
+    const int sizes[] = {
+        Parts<kTile, OpN, OpN, true>::kClusterSmemBytes,  Parts<kTile, OpN, OpT, true>::kClusterSmemBytes,
+        Parts<kTile, OpT, OpN, true>::kClusterSmemBytes,  Parts<kTile, OpT, OpT, true>::kClusterSmemBytes,
+        Parts<kTile, OpN, OpN, false>::kClusterSmemBytes, Parts<kTile, OpN, OpT, false>::kClusterSmemBytes,
+        Parts<kTile, OpT, OpN, false>::kClusterSmemBytes, Parts<kTile, OpT, OpT, false>::kClusterSmemBytes};
+    int most = 0;
+    for (const int bytes : sizes) most = bytes > most ? bytes : most;
+    return most;
+}
+
 // The dynamic shared memory a block of the cluster launch asks for: its tile, raised so that no SM holds more than
 // `share` blocks. Clusters are placed a GPC at a time, so where several blocks fit an SM a launch of fewer blocks
 // than the GPU holds could fill some SMs and leave others idle, where blocks without clusters spread over every SM.
 template <FfmaTile kTile>
 constexpr int cluster_smem_bytes(int share) {
-    constexpr int kOwn = Parts<kTile, OpN, OpN, true>::kClusterSmemBytes;
+    constexpr int kOwn = most_cluster_smem_bytes<kTile>();
     const int even = share > 1 ? kSmemPerSm / share - kSmemReservedPerBlock : kSmemPerBlock;
     const int bytes = even < kSmemPerBlock ? even : kSmemPerBlock;
     return bytes > kOwn ? bytes : kOwn;
@@ -44,8 +58,9 @@ mm_status clusters_fit(const GemmArgs& g, int splits, bool* fit) {
     MM_TRY(sm_count(&sms));
     const int64_t tiles = output_tiles(g, kTile.block);
     const int share = even_share(tiles * splits, sms);
-    MM_TRY((max_active_clusters<kernel, kMaxClusterSlices, kCachedShares>(splits, share, kTile.threads(),
-                                                                          cluster_smem_bytes<kTile>(share), &clusters)));
+    const int smem_bytes = cluster_smem_bytes<kTile>(share);
+    MM_TRY((max_active_clusters<kernel, kMaxClusterSlices, kCachedShares>(splits, share, kTile.threads(), smem_bytes,
+                                                                          &clusters)));
     *fit = int64_t(clusters) >= tiles;
     return MM_OK;
 }
