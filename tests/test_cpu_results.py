@@ -3,6 +3,7 @@ through the library (here a stand-in that records the calls) from 1 to 16 MiB an
 the latest new size prepared ahead, bounded, and freed on request."""
 import gc
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -211,7 +212,6 @@ def test_the_mapping_threads_all_start_with_their_pool(locks):
 
 
 def test_a_mapping_thread_that_will_not_start_leaves_a_working_pool(monkeypatch):
-    from concurrent.futures import ThreadPoolExecutor
     started = []
 
     def submit(self, fn, *args):
