@@ -233,6 +233,11 @@ MM_API int mm_best_config_count(void);
 MM_API mm_status mm_best_config_name(int config, const char** name);
 MM_API mm_status mm_best_force(int config, int splits);
 
+/* Whether a tile's K slices of at most 8 may be added up within a thread block cluster (1, the default) or always go
+ * through the split-K workspace and its reduction kernel (0): process-wide, for the tests and the measurements that
+ * compare the two. Both give the same bits. */
+MM_API mm_status mm_split_k_clusters(int allowed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -390,6 +390,11 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         assert lib.mm_best_force(config, splits) != 0
         assert f"config < {count}".encode() in lib.mm_last_error()
     _library.check(lib.mm_best_force(-1, 1))  # back to the heuristic
+    for bad in (-1, 2):
+        assert lib.mm_split_k_clusters(bad) != 0
+        assert b"pass 1 (allowed) or 0 (never)" in lib.mm_last_error()
+    _library.check(lib.mm_split_k_clusters(0))
+    _library.check(lib.mm_split_k_clusters(1))  # the default again
 
 
 def test_relative_error_measures_against_the_products_when_the_sum_cancels():

@@ -5,6 +5,7 @@ docstring for why; tf32 kernels: 1e-2). The library fills its device copy of C w
 and the tests also check that every element is finite, so an element a kernel never writes fails.
 """
 import functools
+import itertools
 
 import numpy as np
 import pytest
@@ -245,6 +246,40 @@ def test_every_tile_configuration_of_best_is_correct(rng):
                     check(best, matmul_opt.run("best", A, B), A.astype(np.float64) @ B, K)
     finally:
         _library.check(lib.mm_best_force(-1, 1))
+
+
+def test_split_k_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rng):
+    """Where every tile's K slices (at most 8) run at once as thread block clusters, each cluster adds its slices up
+    in shared memory in slice order, as the workspace path's reduction kernel does: the same bits, and no workspace.
+    Every pipelined tile of best, forced at 2, 5 and 8 slices, every op combination, a ragged C."""
+    torch = pytest.importorskip("torch")
+    lib = _library.library()
+    best = next(info for info in KERNELS if info.name == "best")
+    configs = [config for config, name in enumerate(config_names()) if name.startswith("pipelined ")]
+    M, N, K = 257, 130, 1000
+    a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
+    b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
+    reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
+    as_op = {"N": lambda x: x, "T": lambda x: x.t().contiguous().t()}  # the same matrix, stored transposed
+    try:
+        for config in configs:
+            for splits in (2, 5, 8):
+                _library.check(lib.mm_best_force(config, splits))
+                for op_a, op_b in itertools.product("NT", repeat=2):
+                    results = {}
+                    for allowed in (1, 0):
+                        _library.check(lib.mm_split_k_clusters(allowed))
+                        matmul_opt.release_memory()
+                        C = matmul_opt.run("best", as_op[op_a](a), as_op[op_b](b)).cpu().numpy()
+                        results[allowed] = C, matmul_opt.memory_held()["device_pooled"]
+                    (clustered, pool_clustered), (workspace, pool_workspace) = results[1], results[0]
+                    label = f"{config_names()[config]}, {splits} slices, op {op_a}{op_b}"
+                    assert np.array_equal(clustered.view(np.uint32), workspace.view(np.uint32)), label
+                    assert pool_clustered == 0 < pool_workspace, label  # the workspace was used only when barred
+                    check(best, clustered, reference, K)
+    finally:
+        _library.check(lib.mm_best_force(-1, 1))
+        _library.check(lib.mm_split_k_clusters(1))
 
 
 def test_streamk_schedule_cases_are_correct(rng):

@@ -1,4 +1,6 @@
-// The tuner's C entry points (matmul.h): best's configurations by index, and an override of its choice.
+// The tuner's C entry points (matmul.h): best's configurations by index, an override of its choice, and whether
+// split-K may add slices within a cluster.
+#include "core/schedule/split_k.h"
 #include "kernels/best.h"
 #include "matmul.h"
 
@@ -16,5 +18,12 @@ extern "C" mm_status mm_best_force(int config, int splits) {
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 0 <= splits <= 65535 (0: the split-K rule's)",
                        config, splits, best::config_count());
     best::force(config, splits);
+    return MM_OK;
+}
+
+extern "C" mm_status mm_split_k_clusters(int allowed) {
+    if (allowed != 0 && allowed != 1)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_split_k_clusters(%d): pass 1 (allowed) or 0 (never)", allowed);
+    gemm::allow_cluster_sums(allowed == 1);
     return MM_OK;
 }

@@ -60,10 +60,53 @@ mm_status allow_shared_memory(int smem_bytes, const char* what) {
     return raise_shared_memory_limit(reinterpret_cast<const void*>(kKernel), smem_bytes, configured_devices, what);
 }
 
+// sm_90's shared memory: the most one block may ask for, an SM's total, and what the system reserves per block.
+inline constexpr int kSmemPerBlock = 227 * 1024, kSmemPerSm = 228 * 1024, kSmemReservedPerBlock = 1024;
+
 // Whether a block with `bytes` of dynamic shared memory fits the sm_90 per-block limit, and `blocks_per_sm` such
-// blocks fit one SM (each with the 1 KB the system reserves per block).
+// blocks fit one SM.
 constexpr bool fits_shared_memory(int bytes, int blocks_per_sm) {
-    return bytes <= 227 * 1024 && blocks_per_sm * (bytes + 1024) <= 228 * 1024;
+    return bytes <= kSmemPerBlock && blocks_per_sm * (bytes + kSmemReservedPerBlock) <= kSmemPerSm;
+}
+
+// The most clusters of cluster_size blocks (along z), each block of `threads` threads with smem_bytes of dynamic
+// shared memory, that the current device runs of `kernel` at once (cudaOccupancyMaxActiveClusters).
+inline mm_status query_max_active_clusters(const void* kernel, int cluster_size, int threads, int smem_bytes,
+                                           int* clusters) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 1;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = unsigned(cluster_size);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1, 1, unsigned(cluster_size));
+    config.blockDim = dim3(unsigned(threads));
+    config.dynamicSmemBytes = size_t(smem_bytes);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return mm_check_cuda(cudaOccupancyMaxActiveClusters(clusters, kernel, &config), "cudaOccupancyMaxActiveClusters");
+}
+
+// query_max_active_clusters for kernel kKernel at a block size fixed per kernel, asked once per device ordinal
+// (< 64), cluster size (up to kMaxClusterSize) and `variant` (up to kVariants; the caller's name for the shared
+// memory it asks, which must be the same for the same variant). The kernel's shared-memory limit must allow it.
+template <auto kKernel, int kMaxClusterSize, int kVariants>
+mm_status max_active_clusters(int cluster_size, int variant, int threads, int smem_bytes, int* clusters) {
+    static std::atomic<int> cache[64][kMaxClusterSize + 1][kVariants + 1];  // clusters + 1; 0 = not asked yet
+    int dev = 0;
+    MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
+    const bool cached = dev >= 0 && dev < 64 && cluster_size >= 1 && cluster_size <= kMaxClusterSize &&
+                        variant >= 0 && variant <= kVariants;
+    std::atomic<int>* slot = cached ? &cache[dev][cluster_size][variant] : nullptr;
+    const int known = slot ? slot->load(std::memory_order_relaxed) : 0;
+    if (known > 0) {
+        *clusters = known - 1;
+        return MM_OK;
+    }
+    MM_TRY(query_max_active_clusters(reinterpret_cast<const void*>(kKernel), cluster_size, threads, smem_bytes,
+                                     clusters));
+    if (slot) slot->store(*clusters + 1, std::memory_order_relaxed);
+    return MM_OK;
 }
 
 // The architecture of the machine code the current device runs for `kernel` (major * 10 + minor, e.g. 90),

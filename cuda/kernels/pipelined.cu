@@ -9,8 +9,9 @@
 // Composition: the kernel is core/mainloop/cp_async_ffma.cuh: copy/cp_async_tile.cuh on pipeline/cp_async_ring.cuh,
 // mma/ffma_warp_tile.cuh; schedule: data-parallel, one block per tile rasterised in bands of tile rows
 // (schedule/raster.cuh), optionally over K slices (schedule/split_k.h, grid dimension z); epilogue: direct
-// (epilogue/direct_store.cuh), into C or into a slice of the split-K workspace. Its configurations (the tiles) are
-// core/configs/pipelined.cu, which splitk, tma, streamk, skinny and best run too.
+// (epilogue/direct_store.cuh), into C or into a slice of the split-K workspace, or the slices of a tile added up
+// within their thread block cluster (epilogue/cluster_sum.cuh, mainloop/cp_async_ffma_clusters.cuh). Its
+// configurations (the tiles) are core/configs/pipelined.cu, which splitk, tma, streamk, skinny and best run too.
 //
 // Changes vs warptile: cp.async instead of ld.global + st.shared; 3+ stages instead of 2; dynamic shared memory;
 // the tile as a template argument with several configurations (big tiles for big squares, small ones so small

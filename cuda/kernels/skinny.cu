@@ -107,8 +107,7 @@ constexpr int kMaxK = INT_MAX - 4 * 32 * kWarps * 2;
 
 // Narrowest piece of a row of X along L that a warp reads per step: 4 quads, two 32-byte sectors.
 constexpr int kMinLaneQuads = 4;
-// The most slices one cluster sums in shared memory (the portable cluster size).
-constexpr int kMaxClusterSlices = 8;
+using gemm::kMaxClusterSlices;  // the most slices one cluster sums in shared memory
 // Shortest K slice worth a block of its own, within a cluster and through split-K's workspace.
 constexpr int kMinClusterSliceK = 512, kMinSplitSliceK = 1024;
 

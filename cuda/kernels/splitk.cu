@@ -4,7 +4,10 @@
 // kernel leaves most of the GPU idle however large K is. Split-K gives each of `splits` blocks per tile a
 // contiguous slice of the K tiles; each writes its partial tile to its own slab of a workspace, and a second
 // kernel sums the slabs in slice order into C. No atomics: the sum order is fixed, so results are bitwise
-// reproducible run to run.
+// reproducible run to run. A tile of at most 8 slices whose clusters all run at once has its slices added by their
+// thread block cluster instead, in shared memory and in the same order (core/epilogue/cluster_sum.cuh): the same
+// bits, with no workspace and no second kernel. Long-K products cut K into more slices than that and take the
+// workspace.
 //
 // Composition: pipelined's kernel (its 64x64x16 configuration: the most tiles per output, so the fewest splits)
 // under the split-K schedule (core/schedule/split_k.h: the slice count, the workspace from the library's

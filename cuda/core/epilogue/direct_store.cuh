@@ -7,6 +7,14 @@
 
 namespace gemm {
 
+// s += v, element by element (the partial sums of split-K's reduction and of a cluster's slices).
+__device__ __forceinline__ void add4(float4& s, const float4& v) {
+    s.x += v.x;
+    s.y += v.y;
+    s.z += v.z;
+    s.w += v.w;
+}
+
 // Writes v[j] to p[j] for j < valid; one float4 store when kAligned and all four are in bounds.
 template <bool kAligned>
 __device__ __forceinline__ void store4(float* p, int valid, const float4& v) {

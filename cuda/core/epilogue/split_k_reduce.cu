@@ -23,13 +23,6 @@ constexpr int kMaxZGroups = 32;
 constexpr int kMinSlicesPerGroup = 4;
 constexpr int kBatch = 8;  // workspace loads a thread keeps in flight
 
-__device__ __forceinline__ void add4(float4& s, const float4& v) {
-    s.x += v.x;
-    s.y += v.y;
-    s.z += v.z;
-    s.w += v.w;
-}
-
 template <bool kAlignedC>
 __global__ void __launch_bounds__(kReduceThreads)
     split_k_reduce_kernel(const float* __restrict__ ws, int64_t ldw, int64_t slab, int splits, int M, int N,
@@ -127,6 +120,16 @@ __global__ void __launch_bounds__(kReduceThreads)
 
 }  // namespace
 
+int slice_order_runs(int M, int N, int splits, int sms) {
+    const int64_t total = int64_t(M) * ((int64_t(N) - 1) / 4 + 1);
+    const int64_t resident = int64_t(sms) * 8 * kReduceThreads;
+    int z_groups = 1;
+    while (z_groups < kMaxZGroups && 2 * z_groups * total <= resident &&
+           splits >= 2 * z_groups * kMinSlicesPerGroup)
+        z_groups *= 2;
+    return z_groups;
+}
+
 mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,
                                 cudaStream_t stream, ReduceOrder order) {
     int sms = 0;
@@ -140,11 +143,7 @@ mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int 
                                 stream, "pairwise split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
         });
     }
-    const int64_t resident = int64_t(sms) * 8 * kReduceThreads;
-    int z_groups = 1;
-    while (z_groups < kMaxZGroups && 2 * z_groups * total <= resident &&
-           splits >= 2 * z_groups * kMinSlicesPerGroup)
-        z_groups *= 2;
+    const int z_groups = slice_order_runs(g.M, g.N, splits, sms);
     const int64_t threads = total * z_groups;
     const int64_t want = (threads - 1) / kReduceThreads + 1;
     const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);

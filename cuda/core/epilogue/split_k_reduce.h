@@ -10,6 +10,12 @@ namespace gemm {
 // Either is fixed by the slice count alone.
 enum class ReduceOrder { kSliceOrder, kPairwise };
 
+// The runs the slice-order reduction of an M x N product's `splits` slices adds up apart, on a GPU of `sms` SMs:
+// each run of (splits - 1) / runs + 1 consecutive slices (the last one shorter, or empty) is summed in order from
+// zero, and the runs' sums are added to the first in run order. More than one only where the outputs are too few
+// to fill the GPU and the slices many.
+int slice_order_runs(int M, int N, int splits, int sms);
+
 // C = the sum over z < splits of ws[z * slab + row * ldw + col], in `order` (deterministic: the same inputs give
 // the same bits). ws is 16-byte aligned with ldw and slab multiples of 4 floats.
 mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,

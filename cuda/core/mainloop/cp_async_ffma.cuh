@@ -1,12 +1,16 @@
 // The cp.async FFMA kernel (device and host): the warp-tiled FFMA micro-kernel fed by a ring of shared-memory tiles
 // filled with cp.async, one block per output tile and K slice, each tile's product stored directly; and its launcher
 // as a configuration (gemm::ConfigDesc) for any FfmaTile. The pipelined rung (kernels/pipelined.cu) explains the
-// technique; core/configs/pipelined.h names the tiles the rungs run it with.
+// technique; core/configs/pipelined.h names the tiles the rungs run it with. The launch whose K slices a thread block
+// cluster adds up is core/mainloop/cp_async_ffma_clusters.cuh.
 #pragma once
+
+#include <type_traits>
 
 #include "core/config.h"
 #include "core/copy/cp_async_tile.cuh"
 #include "core/device.h"
+#include "core/epilogue/cluster_sum.cuh"
 #include "core/epilogue/direct_store.cuh"
 #include "core/launch.h"
 #include "core/mma/ffma_sums.cuh"
@@ -25,20 +29,28 @@ struct Parts {
     using Ring = gemm::CpAsyncRing<kTile.stages>;
     static constexpr int BM = kTile.block.m, BN = kTile.block.n, BK = kTile.block.k;
     static constexpr int kSmemBytes = int(sizeof(typename Copy::Storage));
+    using ClusterSum = gemm::ClusterSum<BM, BN>;
+    // A cluster's blocks put their tiles where the ring was.
+    static constexpr int kClusterSmemBytes = kSmemBytes > ClusterSum::kSmemBytes ? kSmemBytes : ClusterSum::kSmemBytes;
     static_assert(Copy::valid() && kTile.warps_m() * Warp::kWM == BM && kTile.warps_n() * Warp::kWN == BN &&
                       kTile.threads() <= 1024,
                   "tile configuration violates the copy-map / warp-tile constraints");
     static_assert(kTile.k_body() == BK && BK % 2 == 0,
                   "one straight k body per stage, whose fragment buffers alternate across k");
     static_assert(gemm::fits_shared_memory(kSmemBytes, kTile.min_blocks_per_sm), "shared memory over the limits");
+    static_assert(gemm::fits_shared_memory(kClusterSmemBytes, 1), "a cluster's tile over the shared memory limit");
 };
 
-// One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z). The fragments of the warp tile are
+// One block per output tile (blockIdx.x, rasterised) and K slice (blockIdx.z); each slice writes its product to
+// `out` (a SliceOutput), or, with kClusterSum, the slices of a tile run as one thread block cluster along z that
+// adds them up and writes the sum to C (`out` a ClusterOutput). The fragments of the warp tile are
 // register double-buffered: the k+1 fragments load while the k FMAs run, and the next stage's first fragments
 // load under the last k's FMAs. Order: the order of each thread's sums over K (core/mma/ffma_sums.cuh).
-template <class Tile, class OpA, class OpB, bool kAligned, class Order = gemm::SequentialOrder>
+template <class Tile, class OpA, class OpB, bool kAligned, class Order = gemm::SequentialOrder,
+          bool kClusterSum = false>
 __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_per_sm)
-    cp_async_ffma_kernel(const GemmMatrices g, const int ktiles_per_split, const gemm::SliceOutput out) {
+    cp_async_ffma_kernel(const GemmMatrices g, const int ktiles_per_split,
+                         const std::conditional_t<kClusterSum, gemm::ClusterOutput, gemm::SliceOutput> out) {
     using P = Parts<Tile::value, OpA, OpB, kAligned>;
     using Warp = typename P::Warp;
     extern __shared__ __align__(16) float smem_raw[];
@@ -85,8 +97,14 @@ __global__ void __launch_bounds__(Tile::value.threads(), Tile::value.min_blocks_
     // Past the last tile the fragment loads above read a stale stage: harmless, nothing writes it (every later
     // commit group is empty) and the values are never used.
 
-    float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
-    gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);
+    if constexpr (kClusterSum) {
+        float* const c_tile = out.c + int64_t(m0) * out.ldc + n0;
+        P::ClusterSum::template store<Warp, kAligned>(sum.result(), smem_raw, row0, col0, c_tile, out.ldc, m_rem, n_rem,
+                                                      out.runs);
+    } else {
+        float* const c_tile = out.base + int64_t(blockIdx.z) * out.slice_stride + int64_t(m0) * out.ld + n0;
+        gemm::store_direct<Warp, kAligned>(sum.result(), c_tile, out.ld, row0, col0, m_rem, n_rem);
+    }
 }
 
 template <FfmaTile kTile, class OpA, class OpB, bool kAligned, class Order>
@@ -115,9 +133,18 @@ mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gem
     });
 }
 
+// The cluster path of launch, for split_k.h's run_split_k_in_clusters: defined in cp_async_ffma_clusters.cuh and
+// instantiated for each tile in a translation unit of its own (core/configs/pipelined_clusters.cu), because the
+// machine code ptxas gives a kernel depends on the other kernels of its module.
+template <FfmaTile kTile>
+mm_status clusters_fit(const GemmArgs& g, int splits, bool* fit);
+template <FfmaTile kTile>
+mm_status launch_cluster_slices(const GemmArgs& g, int splits, int ktiles_per_split, cudaStream_t stream);
+
 template <FfmaTile kTile>
 mm_status launch(const GemmArgs& g, int splits, cudaStream_t stream) {
-    return gemm::run_split_k(g, splits, kTile.block.k, &launch_slices<kTile>, stream);
+    return gemm::run_split_k_in_clusters(g, splits, kTile.block.k, &launch_slices<kTile>, &launch_cluster_slices<kTile>,
+                                         &clusters_fit<kTile>, stream);
 }
 
 template <FfmaTile kTile>

@@ -1,5 +1,7 @@
 #include "core/schedule/split_k.h"
 
+#include <atomic>
+
 #include "core/device_buffer.h"
 #include "core/epilogue/split_k_reduce.h"
 
@@ -21,15 +23,25 @@ int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm) {
     return for_occupancy > for_accuracy ? for_occupancy : for_accuracy;
 }
 
+namespace {
+
+std::atomic<bool> cluster_sums_allowed{true};
+
+// At most `splits` even slices of whole bk-deep K tiles, none empty: sets splits and the K tiles of each.
+void even_slices(const GemmArgs& g, int bk, int* splits, int* per_split) {
+    const int k_tiles = int(tiles_of(g.K, bk));
+    const int wanted = *splits < 1 ? 1 : *splits > k_tiles ? k_tiles : *splits;
+    *per_split = (k_tiles - 1) / wanted + 1;
+    *splits = (k_tiles - 1) / *per_split + 1;  // recounted so that no slice is empty
+}
+
+}  // namespace
+
 mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
                       ReduceOrder order) {
-    const int k_tiles = int(tiles_of(g.K, bk));
-    if (splits > k_tiles) splits = k_tiles;
-    if (splits < 1) splits = 1;
-    // Even slices of whole K tiles; recount so that no slice is empty.
-    const int per_split = (k_tiles - 1) / splits + 1;
-    splits = (k_tiles - 1) / per_split + 1;
-    if (splits == 1) return launch(g, 1, k_tiles, SliceOutput{g.C, g.ldc, 0}, stream);
+    int per_split = 0;
+    even_slices(g, bk, &splits, &per_split);
+    if (splits == 1) return launch(g, 1, per_split, SliceOutput{g.C, g.ldc, 0}, stream);
 
     const int64_t ldw = padded_ld(g.N);  // every workspace row float4 aligned
     const int64_t slab = int64_t(g.M) * ldw;
@@ -37,6 +49,19 @@ mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launc
     MM_TRY(ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace"));
     MM_TRY(launch(g, splits, per_split, SliceOutput{ws.data(), ldw, slab}, stream));
     return launch_split_k_reduce(ws.data(), ldw, slab, splits, g, stream, order);
+}
+
+void allow_cluster_sums(bool allowed) { cluster_sums_allowed.store(allowed, std::memory_order_relaxed); }
+
+mm_status run_split_k_in_clusters(const GemmArgs& g, int splits, int bk, SliceLauncher launch,
+                                  ClusterLauncher clusters, ClustersFit fit, cudaStream_t stream) {
+    int per_split = 0;
+    even_slices(g, bk, &splits, &per_split);
+    bool fits = false;
+    if (splits > 1 && splits <= kMaxClusterSlices && cluster_sums_allowed.load(std::memory_order_relaxed))
+        MM_TRY(fit(g, splits, &fits));
+    if (!fits) return run_split_k(g, splits, bk, launch, stream);
+    return clusters(g, splits, per_split, stream);
 }
 
 }  // namespace gemm

@@ -50,4 +50,25 @@ using SliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_pe
 mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
                       ReduceOrder order = ReduceOrder::kSliceOrder);
 
+// The most K slices one cluster adds up (the portable cluster size).
+inline constexpr int kMaxClusterSlices = 8;
+
+// Enqueues a kernel over `splits` slices of ktiles_per_split K tiles each, the slices of each output tile one thread
+// block cluster along z that adds them up as the slice-order reduction would (the same bits) and writes C.
+using ClusterLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_per_split, cudaStream_t stream);
+
+// Whether g's tiles, each one cluster of `splits` blocks, all run at once on the current GPU (a cluster's blocks
+// share one GPC, so fewer clusters than SMs / splits may fit); false where clusters do not run.
+using ClustersFit = mm_status (*)(const GemmArgs& g, int splits, bool* fit);
+
+// Whether run_split_k_in_clusters may take the cluster path (process-wide; allowed unless set otherwise).
+void allow_cluster_sums(bool allowed);
+
+// As run_split_k (in slice order), for a kernel that can also add up a tile's slices within a cluster: where cluster
+// sums are allowed, the slices are at most kMaxClusterSlices and `fit` says that every tile's cluster runs in the
+// first wave, `clusters` runs them, with no workspace and no reduction kernel. Clusters that would wait for a second
+// wave cost more than the reduction saves, and the workspace path runs.
+mm_status run_split_k_in_clusters(const GemmArgs& g, int splits, int bk, SliceLauncher launch,
+                                  ClusterLauncher clusters, ClustersFit fit, cudaStream_t stream);
+
 }  // namespace gemm
