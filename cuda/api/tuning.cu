@@ -1,5 +1,7 @@
-// The tuner's C entry points (matmul.h): best's configurations by index, and an override of its choice.
+// The tuner's C entry points (matmul.h): best's configurations by index, and an override of its choice; an override
+// of wgmma_tf32's tile width and path.
 #include "kernels/best.h"
+#include "kernels/wgmma_tf32.h"
 #include "matmul.h"
 
 extern "C" int mm_best_config_count(void) { return best::config_count(); }
@@ -16,5 +18,14 @@ extern "C" mm_status mm_best_force(int config, int splits) {
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 0 <= splits <= 65535 (0: the split-K rule's)",
                        config, splits, best::config_count());
     best::force(config, splits);
+    return MM_OK;
+}
+
+extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose) {
+    if ((width != 0 && !wgmma_tf32::is_width(width)) || (k_major_transpose != 0 && k_major_transpose != 1))
+        return mm_fail(MM_ERR_INVALID_ARGUMENT,
+                       "mm_wgmma_tf32_force(%d, %d): width 0 (the rule's) or one of 8, 16, 24, 32, 64, 128, 256, and "
+                       "k_major_transpose 0 or 1", width, k_major_transpose);
+    wgmma_tf32::force(width, k_major_transpose == 1);
     return MM_OK;
 }
