@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Device call 1, run from main's checkout with the branch carried in .gitcarry/s4: tn.tgz (`git archive tf32-narrow
+# | gzip`) and its library lib_tn.so.gz (built here, gzipped). Carry .gitcarry/s4 (and nothing else is needed).
+# The GPU tests of wgmma_tf32's widths and paths (and the tf32 rungs', the SASS check's and the precision
+# dispatchers'), the four sanitizers over wgmma_tf32 beside them, then speed.py.
+export OUT=${OUT:-/tmp/out}
+R=$PWD
+D=docs/experiments/2026-12-04-tf32-small-side
+mkdir -p /tmp/tn && tar xzf .gitcarry/s4/tn.tgz -C /tmp/tn && gunzip -c .gitcarry/s4/lib_tn.so.gz > /tmp/tn/matmul_opt/libmatmul.so
+cd /tmp/tn
+L=$PWD/$D/logs; mkdir -p $L
+source tools/device_env.sh
+nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv > $L/call1-environment.txt
+(timeout 230 python3 -m tools.sanitize --tools memcheck,racecheck,initcheck,synccheck --kernels wgmma_tf32 --jobs 4 \
+    --timeout 220 > $L/call1-sanitize.txt 2>&1) &
+step tests timeout 220 python3 -m pytest -q tests/test_gpu_kernels.py tests/test_sass.py tests/test_gpu_precision.py \
+    -k "wgmma_tf32 or tf32_rungs or tensor_core or best_tf32" > $L/call1-pytest.log 2>&1
+tail -5 $L/call1-pytest.log
+step sanitizers wait
+mkdir -p $L/sanitizer && cp results/latest/sanitizer-*-wgmma_tf32.log $L/sanitizer/ 2>/dev/null
+grep "==\|clean" $L/call1-sanitize.txt
+step speed timeout 280 python3 $D/speed.py --rounds 3 --json $L/call1-speed.json > $L/call1-speed.txt 2>&1
+tail -70 $L/call1-speed.txt
+tar czf $OUT/logs.tgz -C /tmp/tn $D/logs
