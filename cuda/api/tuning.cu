@@ -21,11 +21,13 @@ extern "C" mm_status mm_best_force(int config, int splits) {
     return MM_OK;
 }
 
-extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose) {
-    if ((width != 0 && !wgmma_tf32::is_width(width)) || (k_major_transpose != 0 && k_major_transpose != 1))
+extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int split_tail) {
+    const auto flag = [](int v) { return v == 0 || v == 1; };
+    if ((width != 0 && !wgmma_tf32::is_width(width)) || !flag(k_major_transpose) || !flag(split_tail))
         return mm_fail(MM_ERR_INVALID_ARGUMENT,
-                       "mm_wgmma_tf32_force(%d, %d): width 0 (the rule's) or one of 8, 16, 24, 32, 64, 128, 256, and "
-                       "k_major_transpose 0 or 1", width, k_major_transpose);
-    wgmma_tf32::force(width, k_major_transpose == 1);
+                       "mm_wgmma_tf32_force(%d, %d, %d): width 0 (the rule's) or one of 8, 16, 24, 32, 64, 128, 256; "
+                       "k_major_transpose and split_tail 0 or 1",
+                       width, k_major_transpose, split_tail);
+    wgmma_tf32::force(width, k_major_transpose == 1, split_tail == 1);
     return MM_OK;
 }

@@ -39,7 +39,9 @@
 //
 // Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
 // (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within
-// kTf32MaxChainK.
+// kTf32MaxChainK. Where the tiles fill the SMs and K is not split, the ragged last wave's tiles go in K pieces that
+// every block shares when gemm::split_tail's model finds that shorter, and a pass sums the pieces into C
+// (schedule/split_tail.h, as wgmma_3xtf32 does).
 //
 // Changes vs mma_tf32: warpgroup MMAs with B read by the tensor cores from shared memory instead of warp MMAs from
 // register fragments; TMA copies on an mbarrier ring instead of cp.async; a producer warp and consumer warpgroups
@@ -71,6 +73,7 @@
 #include "core/problem.h"
 #include "core/schedule/persistent_tiles.cuh"
 #include "core/schedule/split_k.h"
+#include "core/schedule/split_tail.h"
 #include "kernels/wgmma_tf32.h"
 
 #include <atomic>
@@ -111,15 +114,18 @@ struct Width {
     using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
     static constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
     static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
-    using Schedule = gemm::PersistentTiles<kBM, kBN>;
+    using Schedule = gemm::PersistentTiles<kBM, kBN, true>;
 };
 
-// The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameters), where the K
-// slices of C go, and the schedule.
+// The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameters), where the
+// units that write C go (K slices of a split-K launch each at their slice), where the pieces of a split tail go
+// (schedule.tail_splits > 1: dense kBM x kBN tiles by TileUnit::piece, C's kBN x kBM ones when transposed), and the
+// schedule.
 struct Params {
     const CUtensorMap* a_map;
     const CUtensorMap* b_map;
     gemm::SliceOutput out;
+    float* pieces;
     gemm::PersistentSchedule schedule;
 };
 
@@ -240,14 +246,20 @@ class Mainloop {
 };
 
 // The accumulators straight from registers into the unit's K slice of C (float2 stores, which the warps do not
-// wait for). kTransposed: the schedule is of the transposed product (C has s.N rows and s.M columns).
+// wait for), or, for a tail piece, into the piece's dense tile for gemm::launch_tail_reduce. kTransposed: the
+// schedule is of the transposed product (C has s.N rows and s.M columns), and a piece is C's kBN x kBM tile.
 template <int kBN, bool kAligned, bool kTransposed>
 struct Epilogue {
     __device__ __forceinline__ static void store(const float (&acc)[Width<kBN>::kAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
-        gemm::store_warpgroup_tile<kBN, kAligned, kTransposed>(acc, p.out.base + int64_t(w.slice) * p.out.slice_stride,
-                                                               p.out.ld, p.schedule.M, p.schedule.N, w.m0, w.n0,
-                                                               consumer_index);
+        if (w.piece < 0)
+            gemm::store_warpgroup_tile<kBN, kAligned, kTransposed>(
+                acc, p.out.base + int64_t(w.slice) * p.out.slice_stride, p.out.ld, p.schedule.M, p.schedule.N, w.m0,
+                w.n0, consumer_index);
+        else
+            gemm::store_warpgroup_tile<kBN, !kTransposed, kTransposed>(acc, p.pieces + int64_t(w.piece) * (kBM * kBN),
+                                                                       kTransposed ? kBM : kBN, kBM, kBN, 0, 0,
+                                                                       consumer_index);
     }
 };
 
@@ -256,19 +268,19 @@ constexpr int kThreads = Width<gemm::kWgmmaN>::kFrame.threads();
 template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      gemm::SliceOutput out, gemm::PersistentSchedule s) {
+                      gemm::SliceOutput out, float* pieces, gemm::PersistentSchedule s) {
     using W = Width<kBN>;
     static_assert(W::kFrame.threads() == kThreads, "every width's block has the same threads");
     gemm::warp_specialized<W::kFrame, typename W::Tiles, typename W::Schedule, Producer<kBN, kMnMajor>,
                            Mainloop<kBN, kMnMajor>, Epilogue<kBN, kAligned, kTransposed>>(
-        Params{&a_map, &b_map, out, s});
+        Params{&a_map, &b_map, out, pieces, s});
 }
 
 // g's A and B K-major and aligned; kTransposed: g is C's transpose (A^T is its B, stored N x K), out in C's
 // orientation. kMnMajor (transposed only): g's A, B^T, stored K x M with M contiguous.
 template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
 mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
-                        cudaStream_t stream) {
+                        float* pieces, cudaStream_t stream) {
     constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kMnMajor, kTransposed>;
     constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
     CUtensorMap a_map, b_map;
@@ -279,7 +291,7 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
     } else {
         MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
     }
-    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, s);
+    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, pieces, s);
 }
 
 // How the kernel takes a product C = A·B: kDirect, A the register operand and B the shared-memory one, both
@@ -287,48 +299,81 @@ mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, in
 // N x K: kTransposedKMajor) and A^T the shared-memory operand, K-major as A lies.
 enum class Path { kDirect, kTransposedMnMajor, kTransposedKMajor };
 
-// The kernel of width kBN on path kPath over g's K slices (a gemm::SliceLauncher over C = A·B itself), one block per
-// SM. kDirect: A stored M x K and B N x K, B already rounded to TF32; the transposed paths: A stored M x K, already
-// rounded, and B as stored, as the copy engine takes them.
+// The product the kernel computes on path kPath for C = A·B: g itself (kDirect: A stored M x K and B N x K, B
+// already rounded to TF32), or C's transpose (A stored M x K, already rounded, and B as stored, as the copy engine
+// takes them), whose C is C itself.
+template <Path kPath>
+GemmArgs kernel_problem(const GemmArgs& g) {
+    if constexpr (kPath == Path::kDirect) return g;
+    GemmArgs t = g;
+    t.M = g.N, t.N = g.M;
+    t.A = g.B, t.lda = g.ldb, t.op_a = kPath == Path::kTransposedMnMajor ? MM_OP_T : MM_OP_N;
+    t.B = g.A, t.ldb = g.lda, t.op_b = MM_OP_T;
+    return t;
+}
+
+// The kernel of width kBN on path kPath over t = kernel_problem<kPath>(g), with out and pieces in C's orientation.
+template <int kBN, Path kPath, class Aligned>
+mm_status launch_on_path(const GemmArgs& t, Aligned, const gemm::PersistentSchedule& s, int blocks,
+                         gemm::SliceOutput out, float* pieces, cudaStream_t stream) {
+    if constexpr (kPath == Path::kDirect)
+        return launch_kernel<kBN, Aligned::value, false, false>(t, s, blocks, out, pieces, stream);
+    else
+        return launch_kernel<kBN, false, kPath == Path::kTransposedMnMajor, true>(t, s, blocks, out, pieces, stream);
+}
+
+// The kernel over g's K slices (a gemm::SliceLauncher over C = A·B itself), one block per SM.
 template <int kBN, Path kPath>
 mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
                         cudaStream_t stream) {
-    const gemm::BlockShape tile{kBM, kBN, kBK};
-    if constexpr (kPath == Path::kDirect) {
-        return gemm::launch_persistent(g, tile, ktiles_per_split, out,
-                                       [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                           return launch_kernel<kBN, decltype(aligned)::value, false, false>(
-                                               g, s, blocks, out, stream);
-                                       });
-    } else {
-        constexpr bool kMnMajor = kPath == Path::kTransposedMnMajor;
-        GemmArgs t = g;
-        t.M = g.N, t.N = g.M;
-        t.A = g.B, t.lda = g.ldb, t.op_a = kMnMajor ? MM_OP_T : MM_OP_N;
-        t.B = g.A, t.ldb = g.lda, t.op_b = MM_OP_T;
-        return gemm::launch_persistent(t, tile, ktiles_per_split, out,
-                                       [&](auto, const gemm::PersistentSchedule& s, int blocks) {
-                                           return launch_kernel<kBN, false, kMnMajor, true>(t, s, blocks, out, stream);
-                                       });
-    }
+    const GemmArgs t = kernel_problem<kPath>(g);
+    return gemm::launch_persistent(t, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
+                                   [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
+                                       return launch_on_path<kBN, kPath>(t, aligned, s, blocks, out, nullptr, stream);
+                                   });
 }
+
+// The kernel over g's whole tiles into C, one block per SM, the ragged last wave's tiles in K pieces at least
+// kMinPieceKTiles deep where gemm::split_tail finds that shorter.
+constexpr int kMinPieceKTiles = 4;
+template <int kBN, Path kPath>
+mm_status launch_whole_tiles(const GemmArgs& g, cudaStream_t stream) {
+    const GemmArgs t = kernel_problem<kPath>(g);
+    return gemm::launch_persistent_split_tail(
+        t, gemm::BlockShape{kBM, kBN, kBK}, kMinPieceKTiles, stream,
+        [&](auto aligned, const gemm::PersistentSchedule& s, int blocks, float* pieces) {
+            return launch_on_path<kBN, kPath>(t, aligned, s, blocks, gemm::SliceOutput{g.C, g.ldc, 0}, pieces,
+                                              stream);
+        },
+        kPath != Path::kDirect);
+}
+
+// The two launchers of a width on a path: over K slices, and over whole tiles with a split tail.
+struct Launchers {
+    gemm::SliceLauncher slices;
+    mm_status (*whole_tiles)(const GemmArgs&, cudaStream_t);
+};
+template <int kBN, Path kPath>
+constexpr Launchers kLaunchers{&launch_slices<kBN, kPath>, &launch_whole_tiles<kBN, kPath>};
 
 template <Path kPath>
-gemm::SliceLauncher slice_launcher(int width) {
+Launchers launchers(int width) {
     switch (width) {
-        case 8: return &launch_slices<8, kPath>;
-        case 16: return &launch_slices<16, kPath>;
-        case 24: return &launch_slices<24, kPath>;
-        case 32: return &launch_slices<32, kPath>;
-        case kMaxSmallSide: return &launch_slices<kMaxSmallSide, kPath>;
-        case kNarrowBN: return &launch_slices<kNarrowBN, kPath>;
-        default: return &launch_slices<gemm::kWgmmaN, kPath>;
+        case 8: return kLaunchers<8, kPath>;
+        case 16: return kLaunchers<16, kPath>;
+        case 24: return kLaunchers<24, kPath>;
+        case 32: return kLaunchers<32, kPath>;
+        case kMaxSmallSide: return kLaunchers<kMaxSmallSide, kPath>;
+        case kNarrowBN: return kLaunchers<kNarrowBN, kPath>;
+        default: return kLaunchers<gemm::kWgmmaN, kPath>;
     }
 }
 
-// Set by wgmma_tf32::force: a width for every product (0: the rule's), and whether the K-major transposed path runs.
+// Set by wgmma_tf32::force: a width for every product (0: the rule's), whether the K-major transposed path runs,
+// and whether a ragged last wave may be split.
 std::atomic<int> forced_width{0};
 std::atomic<bool> k_major_transpose{true};
+std::atomic<bool> split_tails{true};
 
 // True where the narrow tile serves a kernel-oriented C of `rows` x `columns`, depth K, on `sms` SMs, rather than
 // the wide one: where it covers C's columns in at most three quarters of the wide tiles' width (a C of 100 or 300
@@ -365,12 +410,16 @@ int tile_splits(int64_t tiles, int width, int K, int sms) {
     return gemm::choose_tf32_splits(tiles, K, sms, 1);
 }
 
-// Runs g (C of rows x columns in the kernel's orientation) on path kPath, through split-K.
+// Runs g (C of rows x columns in the kernel's orientation) on path kPath: through split-K where its tiles take K
+// slices, else over whole tiles with a split tail.
 template <Path kPath>
 mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
     const int width = tile_width(rows, columns, k.K, sms);
     const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, width);
-    return gemm::run_split_k(k, tile_splits(tiles, width, k.K, sms), kBK, slice_launcher<kPath>(width), stream);
+    const int splits = tile_splits(tiles, width, k.K, sms);
+    const Launchers l = launchers<kPath>(width);
+    if (splits > 1 || !split_tails.load()) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
+    return l.whole_tiles(k, stream);
 }
 
 constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false, false>;
@@ -383,9 +432,10 @@ bool wgmma_tf32::is_width(int width) {
     return false;
 }
 
-void wgmma_tf32::force(int width, bool k_major) {
+void wgmma_tf32::force(int width, bool k_major, bool split_tail) {
     forced_width = width;
     k_major_transpose = k_major;
+    split_tails = split_tail;
 }
 
 // wgmma and the bulk tensor copies need a Hopper GPU and this file's sm_90a machine code.

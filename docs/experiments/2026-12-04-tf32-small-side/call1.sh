@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Device call 1, run from main's checkout with the branch carried in .gitcarry/s4: tn.tgz (`git archive tf32-narrow
-# | gzip`) and its library lib_tn.so.gz (built here, gzipped). Carry .gitcarry/s4 (and nothing else is needed).
-# The GPU tests of wgmma_tf32's widths and paths (and the tf32 rungs', the SASS check's and the precision
-# dispatchers'), the four sanitizers over wgmma_tf32 beside them, then speed.py.
+# | gzip`), its library lib_tn.so.gz and main's library lib_main.so.gz (both built here, gzipped). Carry
+# .gitcarry/s4. The GPU tests of wgmma_tf32's widths, paths and split tails (and the tf32 rungs', the SASS check's
+# and the precision dispatchers'), the four sanitizers over wgmma_tf32 beside them; then speed.py, and an A/B of
+# main's library against the branch's over the asv suite's shapes (wgmma_tf32, best_tf32) in alternating processes.
 export OUT=${OUT:-/tmp/out}
 R=$PWD
 D=docs/experiments/2026-12-04-tf32-small-side
-mkdir -p /tmp/tn && tar xzf .gitcarry/s4/tn.tgz -C /tmp/tn && gunzip -c .gitcarry/s4/lib_tn.so.gz > /tmp/tn/matmul_opt/libmatmul.so
+mkdir -p /tmp/tn && tar xzf .gitcarry/s4/tn.tgz -C /tmp/tn
+gunzip -c .gitcarry/s4/lib_tn.so.gz > /tmp/tn/matmul_opt/libmatmul.so
+gunzip -c .gitcarry/s4/lib_main.so.gz > /tmp/lib_main.so
 cd /tmp/tn
 L=$PWD/$D/logs; mkdir -p $L
 source tools/device_env.sh
@@ -19,6 +22,9 @@ tail -5 $L/call1-pytest.log
 step sanitizers wait
 mkdir -p $L/sanitizer && cp results/latest/sanitizer-*-wgmma_tf32.log $L/sanitizer/ 2>/dev/null
 grep "==\|clean" $L/call1-sanitize.txt
-step speed timeout 280 python3 $D/speed.py --rounds 3 --json $L/call1-speed.json > $L/call1-speed.txt 2>&1
-tail -70 $L/call1-speed.txt
+step speed timeout 240 python3 $D/speed.py --rounds 3 --json $L/call1-speed.json > $L/call1-speed.txt 2>&1
+cat $L/call1-speed.txt
+step ab timeout 100 python3 -m tools.ab_compare /tmp/lib_main.so matmul_opt/libmatmul.so --rounds 3 \
+    --kernels wgmma_tf32,best_tf32 > $L/call1-ab.txt 2>&1
+tail -20 $L/call1-ab.txt
 tar czf $OUT/logs.tgz -C /tmp/tn $D/logs
