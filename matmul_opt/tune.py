@@ -4,6 +4,7 @@
     python3 -m matmul_opt.tune --write                  # also rewrite best_table.h (then rebuild)
     python3 -m matmul_opt.tune --json t.json            # keep the raw timings
     python3 -m matmul_opt.tune --from-json t.json       # the tables of saved timings, no GPU needed
+    python3 -m matmul_opt.tune --from-json t.json --remeasure precision   # those timings, one sweep measured anew
 
 best decides from features of the shape (cuda/kernels/best.cu says how); each feature has a sweep here, whose
 shapes are generated from the feature alone and are none of the shape grid's (matmul_opt.shape_grid), so the grid
@@ -134,13 +135,20 @@ def candidate(name: str, sweep: str, M: int, N: int) -> bool:
     return name not in (SHORTK_NAME, LONGK_NAME) or (name == SHORTK_NAME and sweep == "shortk")
 
 
-def measure(repetitions: int) -> list[dict]:
-    """[{sweep, M, N, K, ms: {configuration name: median ms}}] per shape of the sweeps."""
+def sweep_names() -> list[str]:
+    """The sweeps' names, in the order they run: best's, then the precision sweep and the accuracy sweep."""
+    return list(dict.fromkeys(sweep for sweep, *_ in sweeps())) + ["precision", "accuracy"]
+
+
+def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
+    """[{sweep, M, N, K, ms: {configuration name: median ms}}] per shape of the sweeps (of those named in `only`)."""
     lib = library()
     names = config_names()
     rows = []
     try:
         for sweep, M, N, K, splits in sweeps():
+            if only is not None and sweep not in only:
+                continue
             times = {}
             for config, name in enumerate(names):
                 if not candidate(name, sweep, M, N):
@@ -151,7 +159,7 @@ def measure(repetitions: int) -> list[dict]:
             rows.append({"sweep": sweep, "M": M, "N": N, "K": K, "ms": times})
     finally:
         check(lib.mm_best_force(-1, 1))
-    for M, N, K in PRECISION_SHAPES:
+    for M, N, K in PRECISION_SHAPES if only is None or "precision" in only else []:
         times = {}
         for name in ("best", *TENSOR_KERNELS.values()):
             print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
@@ -490,7 +498,15 @@ def main(argv=None) -> int:
                         help=f"rewrite {TABLE.name} and {PRECISION_TABLE.name} (in a checkout only)")
     parser.add_argument("--json", metavar="FILE", help="also write the raw timings to FILE")
     parser.add_argument("--from-json", metavar="FILE", help="take the timings from FILE (a --json output) instead")
+    parser.add_argument("--remeasure", metavar="SWEEPS",
+                        help="with --from-json: measure these sweeps anew on this GPU (comma-separated: "
+                             f"{', '.join(sweep_names())}) and take the others from FILE")
     args = parser.parse_args(argv)
+    remeasure = set(args.remeasure.split(",")) if args.remeasure else set()
+    if remeasure and (not args.from_json or not remeasure <= set(sweep_names())):
+        print(f"--remeasure needs --from-json and sweeps among {', '.join(sweep_names())}; got {args.remeasure!r}",
+              file=sys.stderr)
+        return 2
     if args.write and not TABLE.exists():
         print(f"--write needs a checkout of the repository: {TABLE} does not exist (this matmul_opt is installed "
               "without its sources). Run the tuner from a clone, or leave out --write to print the table.",
@@ -500,14 +516,21 @@ def main(argv=None) -> int:
         saved = json.loads(Path(args.from_json).read_text())
         device, sms, measurements = saved["device"], saved["sms"], saved["measurements"]
         accuracy = saved.get("accuracy", {})
-    else:
+    if not args.from_json or remeasure:
         try:
             info = device_info()
         except Exception as exc:  # no GPU or no library: one line, as the report says it
             print(f"matmul_opt.tune: cannot measure without a usable GPU: {exc}", file=sys.stderr)
             return 2
-        device, sms, measurements = info.name, info.sm_count, measure(args.repetitions)
-        accuracy = measure_accuracy()
+        if remeasure and (info.name, info.sm_count) != (device, sms):
+            print(f"--remeasure: the saved timings are of {device} ({sms} SMs), this GPU is {info.name} "
+                  f"({info.sm_count} SMs)", file=sys.stderr)
+            return 2
+        kept = [row for row in measurements if row["sweep"] not in remeasure] if remeasure else []
+        device, sms = info.name, info.sm_count
+        measurements = kept + measure(args.repetitions, remeasure or None)
+        if not remeasure or "accuracy" in remeasure:
+            accuracy = measure_accuracy()
     print_timings(device, sms, measurements)
     t = tables(measurements, sms, accuracy)
     table, precision_table = render(t), render_precision(t)

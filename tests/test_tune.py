@@ -282,3 +282,44 @@ def test_the_committed_precision_table_is_the_one_the_committed_measurements_giv
     saved = json.loads(MEASUREMENTS.read_text())
     t = tables(saved["measurements"], saved["sms"], saved.get("accuracy"))
     assert tune.PRECISION_TABLE.read_text() == tune.render_precision(t)
+
+
+def test_remeasure_keeps_the_saved_rows_of_the_other_sweeps_and_measures_the_named_ones(tmp_path, monkeypatch):
+    saved = json.loads(MEASUREMENTS.read_text())
+    source, out = tmp_path / "saved.json", tmp_path / "merged.json"
+    source.write_text(json.dumps(saved))
+    asked = []
+    # The precision sweep measured anew: the saved rows with best twice as slow.
+    fresh = [dict(row, ms={k: v * (2 if k == "best" else 1) for k, v in row["ms"].items()})
+             for row in saved["measurements"] if row["sweep"] == "precision"]
+
+    def measure(repetitions, only=None):
+        asked.append(only)
+        return fresh
+
+    def accuracy_never():
+        raise AssertionError("the accuracy sweep was not named")
+
+    info = type("Info", (), {"name": saved["device"], "sm_count": saved["sms"]})()
+    monkeypatch.setattr(tune, "device_info", lambda: info)
+    monkeypatch.setattr(tune, "measure", measure)
+    monkeypatch.setattr(tune, "measure_accuracy", accuracy_never)
+    assert tune.main(["--from-json", str(source), "--remeasure", "precision", "--json", str(out)]) == 0
+    merged = json.loads(out.read_text())
+    assert asked == [{"precision"}]
+    others = [row for row in saved["measurements"] if row["sweep"] != "precision"]
+    assert merged["measurements"] == others + fresh
+    assert merged["accuracy"] == saved["accuracy"] and merged["sms"] == saved["sms"]
+
+
+def test_remeasure_refuses_unknown_sweeps_another_gpu_and_a_missing_saved_file(tmp_path, monkeypatch, capsys):
+    source = tmp_path / "saved.json"
+    source.write_text(MEASUREMENTS.read_text())
+    assert tune.main(["--remeasure", "precision"]) == 2
+    assert "--remeasure needs --from-json" in capsys.readouterr().err
+    assert tune.main(["--from-json", str(source), "--remeasure", "precision,tiles"]) == 2
+    assert "'precision,tiles'" in capsys.readouterr().err
+    monkeypatch.setattr(tune, "device_info", lambda: type("Info", (), {"name": "NVIDIA H100", "sm_count": 132})())
+    monkeypatch.setattr(tune, "measure", lambda *args: pytest.fail("measured on another GPU"))
+    assert tune.main(["--from-json", str(source), "--remeasure", "precision"]) == 2
+    assert "this GPU is NVIDIA H100" in capsys.readouterr().err
