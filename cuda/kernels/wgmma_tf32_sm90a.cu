@@ -60,20 +60,10 @@
 // What limits it: the rounding pass before the kernel, which moves 2 x K x (M or N) x 4 bytes for 2 x M x N x K
 // FLOP, so its share grows as the other dimension shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md and
 // docs/experiments/2026-12-01-operand-passes.md).
-#include "core/copy/bulk_tensor.cuh"
-#include "core/copy/cp_async.cuh"
-#include "core/copy/tensor_map.h"
 #include "core/device.h"
 #include "core/device_buffer.h"
-#include "core/epilogue/direct_store.cuh"
-#include "core/kernel/warp_specialized.cuh"
-#include "core/launch.h"
+#include "core/kernel/register_operand.cuh"
 #include "core/layout/rearrange.h"
-#include "core/mma/wgmma_tf32.cuh"
-#include "core/problem.h"
-#include "core/schedule/persistent_tiles.cuh"
-#include "core/schedule/split_k.h"
-#include "core/schedule/split_tail.h"
 #include "kernels/wgmma_tf32.h"
 
 #include <atomic>
@@ -81,90 +71,21 @@
 
 namespace {
 
-constexpr int kBM = 128, kBK = 32;
+constexpr int kBM = gemm::kRegisterTileRows, kBK = gemm::kRegisterTileK;
 constexpr int kNarrowBN = 128;  // the narrow tile's width; the wide one's is gemm::kWgmmaN
-constexpr int kMaxSmallSide = 64;  // the widest of a small side's tiles (small_side_width)
-constexpr int kABytes = kBM * kBK * int(sizeof(float));
+constexpr int kMaxSmallSide = 64;  // the widest of a small side's tiles (tile_width)
 
-static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
-static_assert(kABytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
-
-// The tiles of kBN columns (the wide tile, gemm::kWgmmaN, the narrow one or a small side's): the block's shape, the
-// ring, the shared storage and the schedule.
+// The tiles of kBN columns (the wide tile, gemm::kWgmmaN, the narrow one or a small side's), with one shared-memory
+// plane (the rounded copy). Four stages; a small side's tiles, whose stages are nearly all the register operand's
+// tile and whose MMAs are short, stream that operand and keep twice the stages of it in flight.
 template <int kBN>
-struct Width {
-    // One producer warpgroup and two consumer warpgroups (64 rows each), setmaxnreg moving the producer's registers
-    // to the consumers. Four stages; a small side's tiles, whose stages are nearly all the large operand's tile and
-    // whose MMAs are short, stream that operand and keep twice the stages of it in flight.
-    static constexpr gemm::WarpSpecialized kFrame{.stages = kBN <= kMaxSmallSide ? 8 : 4, .consumers = 2,
-                                                  .producer_registers = 40, .consumer_registers = 232};
-    static constexpr int kStages = kFrame.stages;
-    static_assert(kBM == 64 * kFrame.consumers, "each consumer warpgroup owns 64 rows and every column");
-    static_assert(kBN % 8 == 0 && kBN <= gemm::kWgmmaN, "a width of wgmma's N");
-    static constexpr int kBBytes = kBN * kBK * int(sizeof(float));
-    static constexpr int kAccumulators = kBN / 2;  // 64 x kBN fp32 over a warpgroup's 128 threads
-    static_assert(kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
-    using Ring = gemm::RingPosition<kStages>;
-
-    // The ring's tiles, at the start of the frame's 1,024-byte aligned storage.
-    struct Tiles {
-        float a[kStages][kABytes / 4];
-        float b[kStages][kBBytes / 4];
-    };
-    using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
-    static constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
-    static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
-    using Schedule = gemm::PersistentTiles<kBM, kBN, true>;
-};
-
-// The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameters), where the
-// units that write C go (K slices of a split-K launch each at their slice), where the pieces of a split tail go
-// (schedule.tail_splits > 1: dense kBM x kBN tiles by TileUnit::piece, C's kBN x kBM ones when transposed), and the
-// schedule.
-struct Params {
-    const CUtensorMap* a_map;
-    const CUtensorMap* b_map;
-    gemm::SliceOutput out;
-    float* pieces;
-    gemm::PersistentSchedule schedule;
-};
-
-// The copies of one stage: the A tile and the B tile. kMnMajor: the register operand (B of the product whose
-// transpose the kernel computes, stored K x N) comes in kBM / 32 boxes of 32 columns (the MN-major form,
-// core/copy/tensor_map.h) instead of one K-major box.
-template <int kBN, bool kMnMajor>
-struct Producer {
-    static constexpr uint32_t kStageBytes = kABytes + Width<kBN>::kBBytes;
-
-    __device__ __forceinline__ static void prefetch(const Params& p) {
-        gemm::prefetch_tensor_map(p.a_map);
-        gemm::prefetch_tensor_map(p.b_map);
-    }
-
-    __device__ __forceinline__ static void load(typename Width<kBN>::Tiles& tiles, int stage, uint32_t full,
-                                                const gemm::TileUnit& w, int kt, const Params& p) {
-        if constexpr (kMnMajor) {
-#pragma unroll
-            for (int box = 0; box < kBM / 32; ++box)
-                gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]) + box * gemm::mn_major_box_bytes<kBK>(),
-                                          p.a_map, full, w.m0 + 32 * box, kt * kBK);
-        } else {
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]), p.a_map, full, kt * kBK, w.m0);
-        }
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.b[stage]), p.b_map, full, kt * kBK, w.n0);
-    }
-};
-
-__device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
-    uint32_t x;
-    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(x) : "r"(addr));
-    return x;
-}
+using Width = gemm::RegisterOperandShape<kBN, 1, kBN <= kMaxSmallSide ? 8 : 4>;
+using Params = gemm::RegisterOperandParams<1>;
 
 // A consumer warpgroup's MMAs over a unit's K tiles into its 64 x kBN accumulators: for each K tile, its 64 rows of
-// the A tile loaded into a set of fragment registers and rounded to TF32, and the MMAs with B from shared memory
-// issued; one K tile's MMAs stay in flight while the next tile's fragments are loaded into the other set.
-// kMnMajor: the register operand's tile is MN-major (Producer).
+// the register operand's tile loaded into a set of fragment registers and rounded to TF32, and the MMAs with B
+// from shared memory issued; one K tile's MMAs stay in flight while the next tile's fragments are loaded into the
+// other set. kMnMajor: the register operand's tile is MN-major (gemm::RegisterOperandProducer).
 template <int kBN, bool kMnMajor>
 class Mainloop {
   public:
@@ -172,43 +93,22 @@ class Mainloop {
     using Storage = typename Width<kBN>::Storage;
     using Ring = typename Width<kBN>::Ring;
 
-    __device__ __forceinline__ explicit Mainloop(int consumer_index) {
-        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-        // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
-        a_row_ = 64 * consumer_index + 16 * warp + lane % 16;
-        a_half_ = lane / 16;
-        // MN-major: this lane's fragment elements (row g, k t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of each k8
-        // step (g = lane / 4, t = lane % 4) as offsets in the MN-major tile; a step is 8 box rows (1 KiB) further on.
-        const int g_row = 64 * consumer_index + 16 * warp + lane / 4, t = lane % 4;
-        fragment_offset_[0] = gemm::mn_major_sw128_offset<kBK>(g_row, t);
-        fragment_offset_[1] = gemm::mn_major_sw128_offset<kBK>(g_row + 8, t);
-        fragment_offset_[2] = gemm::mn_major_sw128_offset<kBK>(g_row, t + 4);
-        fragment_offset_[3] = gemm::mn_major_sw128_offset<kBK>(g_row + 8, t + 4);
-    }
+    __device__ __forceinline__ explicit Mainloop(int consumer_index) : fragments_(consumer_index) {}
 
     // The unit's K tiles from the ring at r on, every MMA retired and every stage given back at the end.
     __device__ __forceinline__ void operator()(Storage& st, Ring& r, const gemm::TileUnit& w) {
         int retiring = -1;  // the stage whose MMAs the next wait retires
-        // One K tile: its A fragments into register set kSet, rounded to TF32, and its MMAs issued; then the
-        // previous tile's MMAs retired and their stage given back.
+        // One K tile: its fragments into register set kSet, rounded to TF32, and its MMAs issued; then the previous
+        // tile's MMAs retired and their stage given back.
         const auto step = [&](auto set, int kt) {
             constexpr int kSet = decltype(set)::value;
             st.wait_full(r);
-            if constexpr (kMnMajor) {
-                const uint32_t tile = gemm::smem_addr(st.tiles.a[r.stage]);
+            fragments_.load(gemm::smem_addr(st.tiles.a[r.stage]), frag_[kSet]);
 #pragma unroll
-                for (int k8 = 0; k8 < kSteps; ++k8)
+            for (int k8 = 0; k8 < kSteps; ++k8)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i)
-                        frag_[kSet][k8][i] =
-                            gemm::to_tf32(__uint_as_float(load_shared(tile + fragment_offset_[i] + 1024 * k8)));
-            } else {
-                const uint32_t a_rows = gemm::smem_addr(st.tiles.a[r.stage]) + a_row_ * 128;
-#pragma unroll
-                for (int k8 = 0; k8 < kSteps; ++k8)
-                    gemm::ldmatrix_a_tf32(frag_[kSet][k8], a_rows + (((2 * k8 + a_half_) ^ (a_row_ % 8)) << 4));
-            }
-            const uint32_t b_rows = gemm::smem_addr(st.tiles.b[r.stage]);
+                for (int i = 0; i < 4; ++i) frag_[kSet][k8][i] = gemm::to_tf32(__uint_as_float(frag_[kSet][k8][i]));
+            const uint32_t b_rows = gemm::smem_addr(st.tiles.b[r.stage][0]);
             gemm::wgmma_hold(acc_);
             gemm::wgmma_fence();
 #pragma unroll
@@ -239,27 +139,18 @@ class Mainloop {
 
   private:
     static constexpr int kSteps = kBK / gemm::kWgmmaK;
-    int a_row_, a_half_;
-    uint32_t fragment_offset_[4];
+    gemm::RegisterFragments<kMnMajor> fragments_;
     Accumulators acc_;
-    uint32_t frag_[2][kSteps][4];  // two sets of A fragments: one tile's in flight, the next tile's being loaded
+    uint32_t frag_[2][kSteps][4];  // two sets of fragments: one tile's in flight, the next tile's being loaded
 };
 
-// The accumulators straight from registers into the unit's K slice of C (float2 stores, which the warps do not
-// wait for), or, for a tail piece, into the piece's dense tile for gemm::launch_tail_reduce. kTransposed: the
-// schedule is of the transposed product (C has s.N rows and s.M columns), and a piece is C's kBN x kBM tile.
+// The accumulators into C or a tail piece (gemm::store_register_operand_tile). kTransposed: the schedule is of C's
+// transpose.
 template <int kBN, bool kAligned, bool kTransposed>
 struct Epilogue {
     __device__ __forceinline__ static void store(const float (&acc)[Width<kBN>::kAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
-        if (w.piece < 0)
-            gemm::store_warpgroup_tile<kBN, kAligned, kTransposed>(
-                acc, p.out.base + int64_t(w.slice) * p.out.slice_stride, p.out.ld, p.schedule.M, p.schedule.N, w.m0,
-                w.n0, consumer_index);
-        else
-            gemm::store_warpgroup_tile<kBN, !kTransposed, kTransposed>(acc, p.pieces + int64_t(w.piece) * (kBM * kBN),
-                                                                       kTransposed ? kBM : kBN, kBM, kBN, 0, 0,
-                                                                       consumer_index);
+        gemm::store_register_operand_tile<kBN, kAligned, kTransposed>(acc, w, consumer_index, p);
     }
 };
 
@@ -267,105 +158,42 @@ constexpr int kThreads = Width<gemm::kWgmmaN>::kFrame.threads();
 
 template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      gemm::SliceOutput out, float* pieces, gemm::PersistentSchedule s) {
+    wgmma_tf32_kernel(const __grid_constant__ gemm::RegisterOperandMaps<1> maps, gemm::SliceOutput out, float* pieces,
+                      gemm::PersistentSchedule s) {
     using W = Width<kBN>;
     static_assert(W::kFrame.threads() == kThreads, "every width's block has the same threads");
-    gemm::warp_specialized<W::kFrame, typename W::Tiles, typename W::Schedule, Producer<kBN, kMnMajor>,
-                           Mainloop<kBN, kMnMajor>, Epilogue<kBN, kAligned, kTransposed>>(
-        Params{&a_map, &b_map, out, pieces, s});
+    gemm::warp_specialized<W::kFrame, typename W::Tiles, typename W::Schedule,
+                           gemm::RegisterOperandProducer<W, 1, kMnMajor>, Mainloop<kBN, kMnMajor>,
+                           Epilogue<kBN, kAligned, kTransposed>>(Params{&maps, out, pieces, nullptr, s});
 }
 
-// g's A and B K-major and aligned; kTransposed: g is C's transpose (A^T is its B, stored N x K), out in C's
-// orientation. kMnMajor (transposed only): g's A, B^T, stored K x M with M contiguous.
-template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
-mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
-                        float* pieces, cudaStream_t stream) {
-    constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kMnMajor, kTransposed>;
-    constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
-    CUtensorMap a_map, b_map;
-    if constexpr (kMnMajor) {
-        MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
-        MM_TRY(gemm::encode_mn_major_map(g.A, g.K, g.M, g.lda, kBK, &a_map, "B"));
-        MM_TRY(gemm::encode_k_major_map(g.B, g.N, g.K, g.ldb, kBN, kBK, &b_map, "A"));
-    } else {
-        MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
+// The rung's launch (gemm::launch_on_path): t is the kernel's problem, its B the rounded copy.
+struct Rung {
+    template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
+    static mm_status launch(const GemmArgs& t, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
+                            float* pieces, cudaStream_t stream) {
+        constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kMnMajor, kTransposed>;
+        constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
+        gemm::RegisterOperandMaps<1> maps;
+        const float* const planes[1] = {t.B};
+        MM_TRY((gemm::encode_register_operand_maps<kernel, kBN, 1, kMnMajor>(t, planes, kSmemBytes, &maps)));
+        return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", maps, out, pieces, s);
     }
-    return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, pieces, s);
-}
-
-// How the kernel takes a product C = A·B: kDirect, A the register operand and B the shared-memory one, both
-// K-major; or C's transpose, B^T·A^T, with B^T the register operand as B lies (stored K x N: kTransposedMnMajor,
-// N x K: kTransposedKMajor) and A^T the shared-memory operand, K-major as A lies.
-enum class Path { kDirect, kTransposedMnMajor, kTransposedKMajor };
-
-// The product the kernel computes on path kPath for C = A·B: g itself (kDirect: A stored M x K and B N x K, B
-// already rounded to TF32), or C's transpose (A stored M x K, already rounded, and B as stored, as the copy engine
-// takes them), whose C is C itself.
-template <Path kPath>
-GemmArgs kernel_problem(const GemmArgs& g) {
-    if constexpr (kPath == Path::kDirect) return g;
-    GemmArgs t = g;
-    t.M = g.N, t.N = g.M;
-    t.A = g.B, t.lda = g.ldb, t.op_a = kPath == Path::kTransposedMnMajor ? MM_OP_T : MM_OP_N;
-    t.B = g.A, t.ldb = g.lda, t.op_b = MM_OP_T;
-    return t;
-}
-
-// The kernel of width kBN on path kPath over t = kernel_problem<kPath>(g), with out and pieces in C's orientation.
-template <int kBN, Path kPath, class Aligned>
-mm_status launch_on_path(const GemmArgs& t, Aligned, const gemm::PersistentSchedule& s, int blocks,
-                         gemm::SliceOutput out, float* pieces, cudaStream_t stream) {
-    if constexpr (kPath == Path::kDirect)
-        return launch_kernel<kBN, Aligned::value, false, false>(t, s, blocks, out, pieces, stream);
-    else
-        return launch_kernel<kBN, false, kPath == Path::kTransposedMnMajor, true>(t, s, blocks, out, pieces, stream);
-}
-
-// The kernel over g's K slices (a gemm::SliceLauncher over C = A·B itself), one block per SM.
-template <int kBN, Path kPath>
-mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
-                        cudaStream_t stream) {
-    const GemmArgs t = kernel_problem<kPath>(g);
-    return gemm::launch_persistent(t, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
-                                   [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_on_path<kBN, kPath>(t, aligned, s, blocks, out, nullptr, stream);
-                                   });
-}
-
-// The kernel over g's whole tiles into C, one block per SM, the ragged last wave's tiles in K pieces at least
-// kMinPieceKTiles deep where gemm::split_tail finds that shorter.
-constexpr int kMinPieceKTiles = 4;
-template <int kBN, Path kPath>
-mm_status launch_whole_tiles(const GemmArgs& g, cudaStream_t stream) {
-    const GemmArgs t = kernel_problem<kPath>(g);
-    return gemm::launch_persistent_split_tail(
-        t, gemm::BlockShape{kBM, kBN, kBK}, kMinPieceKTiles, stream,
-        [&](auto aligned, const gemm::PersistentSchedule& s, int blocks, float* pieces) {
-            return launch_on_path<kBN, kPath>(t, aligned, s, blocks, gemm::SliceOutput{g.C, g.ldc, 0}, pieces,
-                                              stream);
-        },
-        kPath != Path::kDirect);
-}
-
-// The two launchers of a width on a path: over K slices, and over whole tiles with a split tail.
-struct Launchers {
-    gemm::SliceLauncher slices;
-    mm_status (*whole_tiles)(const GemmArgs&, cudaStream_t);
 };
-template <int kBN, Path kPath>
-constexpr Launchers kLaunchers{&launch_slices<kBN, kPath>, &launch_whole_tiles<kBN, kPath>};
 
-template <Path kPath>
-Launchers launchers(int width) {
+// Pieces of a split tail are at least this many K tiles deep.
+constexpr int kMinPieceKTiles = 4;
+
+template <gemm::OperandPath kPath>
+gemm::RegisterOperandLaunchers launchers(int width) {
     switch (width) {
-        case 8: return kLaunchers<8, kPath>;
-        case 16: return kLaunchers<16, kPath>;
-        case 24: return kLaunchers<24, kPath>;
-        case 32: return kLaunchers<32, kPath>;
-        case kMaxSmallSide: return kLaunchers<kMaxSmallSide, kPath>;
-        case kNarrowBN: return kLaunchers<kNarrowBN, kPath>;
-        default: return kLaunchers<gemm::kWgmmaN, kPath>;
+        case 8: return gemm::kRegisterOperandLaunchers<Rung, 8, kPath, kMinPieceKTiles>;
+        case 16: return gemm::kRegisterOperandLaunchers<Rung, 16, kPath, kMinPieceKTiles>;
+        case 24: return gemm::kRegisterOperandLaunchers<Rung, 24, kPath, kMinPieceKTiles>;
+        case 32: return gemm::kRegisterOperandLaunchers<Rung, 32, kPath, kMinPieceKTiles>;
+        case kMaxSmallSide: return gemm::kRegisterOperandLaunchers<Rung, kMaxSmallSide, kPath, kMinPieceKTiles>;
+        case kNarrowBN: return gemm::kRegisterOperandLaunchers<Rung, kNarrowBN, kPath, kMinPieceKTiles>;
+        default: return gemm::kRegisterOperandLaunchers<Rung, gemm::kWgmmaN, kPath, kMinPieceKTiles>;
     }
 }
 
@@ -412,12 +240,12 @@ int tile_splits(int64_t tiles, int width, int K, int sms) {
 
 // Runs g (C of rows x columns in the kernel's orientation) on path kPath: through split-K where its tiles take K
 // slices, else over whole tiles with a split tail.
-template <Path kPath>
+template <gemm::OperandPath kPath>
 mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
     const int width = tile_width(rows, columns, k.K, sms);
     const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, width);
     const int splits = tile_splits(tiles, width, k.K, sms);
-    const Launchers l = launchers<kPath>(width);
+    const gemm::RegisterOperandLaunchers l = launchers<kPath>(width);
     if (splits > 1 || !split_tails.load()) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
     return l.whole_tiles(k, stream);
 }
@@ -447,22 +275,19 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     GemmArgs k = g;
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
-    const bool b_as_stored = gemm::bulk_copy_takes_rows(g.B, g.ldb);
-    // The transposed product where B can be read as stored and A is the smaller operand (or, with B stored K x N,
-    // stored K x M, which the other path passes over as well): its one pass rounds A (made K-major when stored
-    // K x M), since the tensor cores read it from shared memory, and B is read as stored, MN-major (K x N) or K-major
-    // (N x K, as a linear layer's weight lies).
-    const bool transposed_mn = !b_t && b_as_stored && (g.M <= g.N || !a_n);
-    const bool transposed_k = b_t && b_as_stored && g.M < g.N && k_major_transpose.load();
-    if (transposed_mn || transposed_k) {
+    const gemm::OperandPath path = gemm::register_operand_path(g, k_major_transpose.load());
+    // The transposed paths: one pass rounds A (made K-major when stored K x M), since the tensor cores read it from
+    // shared memory; B is read as stored.
+    if (path != gemm::OperandPath::kDirect) {
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, true, a_rows,
                                    "the rounded K-major copy of A", &k.A, &k.lda, stream));
         k.op_a = MM_OP_N;
-        return transposed_mn ? run_tf32<Path::kTransposedMnMajor>(k, g.N, g.M, sms, stream)
-                             : run_tf32<Path::kTransposedKMajor>(k, g.N, g.M, sms, stream);
+        return path == gemm::OperandPath::kTransposedMnMajor
+                   ? run_tf32<gemm::OperandPath::kTransposedMnMajor>(k, g.N, g.M, sms, stream)
+                   : run_tf32<gemm::OperandPath::kTransposedKMajor>(k, g.N, g.M, sms, stream);
     }
-    // Otherwise A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine takes it
-    // (its rounding happens in registers), else gathered K-major.
+    // The direct path: A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine
+    // takes it (its rounding happens in registers), else gathered K-major.
     if (!a_n || !gemm::bulk_copy_takes_rows(g.A, g.lda))
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
                                    "the K-major copy of A", &k.A, &k.lda, stream));
@@ -472,5 +297,5 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
                                "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
-    return run_tf32<Path::kDirect>(k, g.M, g.N, sms, stream);
+    return run_tf32<gemm::OperandPath::kDirect>(k, g.M, g.N, sms, stream);
 }
