@@ -232,14 +232,15 @@ int tile_width(int64_t columns) {
     return kMaxWidth;
 }
 
-// Runs k (C of rows x columns in the kernel's orientation, on path kPath) at promotion interval kPromoteK: through
-// K slices that share the tiles out evenly over the SMs where they are few (as wgmma_tf32's small sides, slices at
-// least 16 x width deep), else over whole tiles with a split tail.
+// Runs k (C of rows x columns in the kernel's orientation, on path kPath) at promotion interval kPromoteK: where the
+// tiles are fewer than the SMs, through K slices that share them out evenly (as wgmma_tf32's small sides, slices at
+// least 16 x width deep); else over whole tiles with a split tail, whose pieces cost less than a workspace of C.
 template <gemm::OperandPath kPath, int kPromoteK>
 mm_status run_product(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
     const int width = tile_width(columns);
     const int64_t tiles = tiles_of(rows, gemm::kRegisterTileRows) * tiles_of(columns, width);
-    const int splits = gemm::choose_balanced_tf32_splits(tiles, k.K, sms, width * 16 > 256 ? width * 16 : 256);
+    const int splits =
+        tiles >= sms ? 1 : gemm::choose_balanced_tf32_splits(tiles, k.K, sms, width * 16 > 256 ? width * 16 : 256);
     const gemm::RegisterOperandLaunchers l = launchers<kPath, kPromoteK>(width);
     if (splits > 1) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
     return l.whole_tiles(k, stream);

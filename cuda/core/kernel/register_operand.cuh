@@ -216,9 +216,9 @@ __device__ __forceinline__ void store_register_operand_tile(const float (&acc)[k
                                                          p.out.ld, p.schedule.M, p.schedule.N, w.m0, w.n0,
                                                          consumer_index);
     else
-        store_warpgroup_tile<kBN, !kTransposed, kTransposed>(acc, p.pieces + int64_t(w.piece) * (kRegisterTileRows * kBN),
-                                                             kTransposed ? kRegisterTileRows : kBN, kRegisterTileRows,
-                                                             kBN, 0, 0, consumer_index);
+        store_warpgroup_tile<kBN, !kTransposed, kTransposed>(
+            acc, p.pieces + int64_t(w.piece) * (kRegisterTileRows * kBN), kTransposed ? kRegisterTileRows : kBN,
+            kRegisterTileRows, kBN, 0, 0, consumer_index);
 }
 
 // The launches of a rung built on these parts. Rung::launch<kBN, kAligned, kMnMajor, kTransposed>(t, s, blocks, out,

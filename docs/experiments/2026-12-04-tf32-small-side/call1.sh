@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Device call 1, run from main's checkout with the branch carried in .gitcarry/s4: tn.tgz (`git archive tf32-narrow
-# | gzip`), its library lib_tn.so.gz and main's library lib_main.so.gz (both built here, gzipped). Carry
-# .gitcarry/s4. The GPU tests of wgmma_tf32's widths, paths and split tails (and the tf32 rungs', the SASS check's
+# Device call 1, run from main's checkout with the branch carried in .gitcarry/s5: rs.tgz (`git archive
+# tf32x3-register | gzip`, which holds tf32-narrow and the register-split rung), its library lib_rs.so.gz and main's
+# library lib_main.so.gz (both built here, gzipped). Carry .gitcarry/s5. The GPU tests of wgmma_tf32's widths, paths and split tails (and the tf32 rungs', the SASS check's
 # and the precision dispatchers'), the four sanitizers over wgmma_tf32 beside them; then speed.py, an A/B of main's
 # library against the branch's over the asv suite's shapes (wgmma_tf32, best_tf32) in alternating processes, and
 # the tuner's precision sweep measured anew with the branch's kernel (its precision_table.h into the logs).
 export OUT=${OUT:-/tmp/out}
 R=$PWD
 D=docs/experiments/2026-12-04-tf32-small-side
-mkdir -p /tmp/tn && tar xzf .gitcarry/s4/tn.tgz -C /tmp/tn
-gunzip -c .gitcarry/s4/lib_tn.so.gz > /tmp/tn/matmul_opt/libmatmul.so
-gunzip -c .gitcarry/s4/lib_main.so.gz > /tmp/lib_main.so
+mkdir -p /tmp/tn && tar xzf .gitcarry/s5/rs.tgz -C /tmp/tn
+gunzip -c .gitcarry/s5/lib_rs.so.gz > /tmp/tn/matmul_opt/libmatmul.so
+gunzip -c .gitcarry/s5/lib_main.so.gz > /tmp/lib_main.so
 cd /tmp/tn
 L=$PWD/$D/logs; mkdir -p $L
 source tools/device_env.sh
