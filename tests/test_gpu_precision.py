@@ -56,6 +56,9 @@ def expected_kernel(dispatcher, M, N, K):
                    and K >= constant("kOzakiMinK", "by_precision.cu"))
         if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
             return "ozaki_int8"
+        if (dispatcher == "best_fp32_accurate" and min(M, N) <= constant("kRegisterSplitMaxSide")
+                and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
+            return "wgmma_3xtf32_register_split"
         return tensor
     return fp32_ffma_kernel(M, N, K) if dispatcher == "best_fp32_accurate" else "best"
 
