@@ -3,8 +3,8 @@
 # tf32x3-register | gzip`, which holds tf32-narrow and the register-split rung), its library lib_rs.so.gz and main's
 # library lib_main.so.gz (both built here, gzipped). Carry .gitcarry/s5. The GPU tests of wgmma_tf32's widths, paths and split tails (and the tf32 rungs', the SASS check's
 # and the precision dispatchers'), the four sanitizers over wgmma_tf32 beside them; then speed.py, an A/B of main's
-# library against the branch's over the asv suite's shapes (wgmma_tf32, best_tf32) in alternating processes, and
-# the tuner's precision sweep measured anew with the branch's kernel (its precision_table.h into the logs).
+# library against the branch's over the asv suite's shapes (wgmma_tf32, best_tf32) in alternating processes. (The
+# tuner's precision sweep with the branch's kernels runs in the 3xtf32-register-split record's call 1.)
 export OUT=${OUT:-/tmp/out}
 R=$PWD
 D=docs/experiments/2026-12-04-tf32-small-side
@@ -28,7 +28,4 @@ cat $L/call1-speed.txt
 step ab timeout 90 python3 -m tools.ab_compare /tmp/lib_main.so matmul_opt/libmatmul.so --rounds 3 \
     --kernels wgmma_tf32,best_tf32 > $L/call1-ab.txt 2>&1
 tail -20 $L/call1-ab.txt
-step tune bash -c "timeout 60 python3 -m matmul_opt.tune --from-json results/latest/tune-h200.json --remeasure precision \
-    --json $L/call1-tune.json --write > $L/call1-tune.txt 2> $L/call1-tune.err; cp cuda/kernels/precision_table.h $L/"
-grep "inline constexpr" $L/precision_table.h
 tar czf $OUT/logs.tgz -C /tmp/tn $D/logs
