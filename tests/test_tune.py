@@ -312,7 +312,7 @@ def test_remeasure_keeps_the_saved_rows_of_the_other_sweeps_and_measures_the_nam
     assert merged["accuracy"] == saved["accuracy"] and merged["sms"] == saved["sms"]
 
 
-def test_remeasure_refuses_unknown_sweeps_another_gpu_and_a_missing_saved_file(tmp_path, monkeypatch, capsys):
+def test_remeasure_refuses_unknown_sweeps_another_gpu_and_no_saved_timings(tmp_path, monkeypatch, capsys):
     source = tmp_path / "saved.json"
     source.write_text(MEASUREMENTS.read_text())
     assert tune.main(["--remeasure", "precision"]) == 2
