@@ -13,7 +13,7 @@ import pytest
 
 import matmul_opt
 from matmul_opt import tune
-from contract_checks import assert_keeps_fp32_accurate_contract
+from contract_checks import assert_keeps_fp32_accurate_contract, requires
 from matmul_opt.accuracy import relative_error, tolerance, uniform
 
 pytestmark = pytest.mark.gpu
@@ -52,10 +52,6 @@ def expected_kernel(dispatcher, M, N, K):
     on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
                        and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
     if on_tensor_cores and matmul_opt.kernel_available(tensor):
-        largest = (2.0 * M * N * K >= constant("kOzakiMinFlops", "by_precision.cu")
-                   and K >= constant("kOzakiMinK", "by_precision.cu"))
-        if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
-            return "ozaki_int8"
         if (dispatcher == "best_fp32_accurate" and min(M, N) <= constant("kRegisterSplitMaxSide")
                 and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
             return "wgmma_3xtf32_register_split"
@@ -80,17 +76,18 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
 
 
 @pytest.mark.parametrize("shape", [(12288, 12288, 12288), (8192, 8192, 32768)], ids=lambda s: "x".join(map(str, s)))
-def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_flops(shape):
-    """Just under the FLOPs from which the fp32-accurate class runs ozaki_int8 (3.7e12) and past them over a long K:
-    the bits of the kernel expected_kernel names, on inputs drawn on the GPU (a float64 reference of this size is
-    what the kernels' own tests check at smaller sizes)."""
+def test_the_fp32_accurate_dispatcher_keeps_the_largest_products_on_wgmma_3xtf32(shape):
+    """Products of the size and K at which ozaki_int8 is faster run as wgmma_3xtf32, bit for bit: ozaki_int8 has no
+    check of the inputs its scaling cannot carry (docs/api.md), so the dispatcher never takes it. Inputs drawn on the
+    GPU (a float64 reference of this size is what the kernels' own tests check at smaller sizes)."""
     torch = pytest.importorskip("torch")
+    requires("wgmma_3xtf32")
     M, N, K = shape
+    assert expected_kernel("best_fp32_accurate", M, N, K) == "wgmma_3xtf32"
     generator = torch.Generator(device="cuda").manual_seed(M + K)
     a = torch.rand(M, K, device="cuda", generator=generator) * 2 - 1
     b = torch.rand(K, N, device="cuda", generator=generator) * 2 - 1
-    chosen = expected_kernel("best_fp32_accurate", M, N, K)
-    assert torch.equal(matmul_opt.run("best_fp32_accurate", a, b), matmul_opt.run(chosen, a, b)), chosen
+    assert torch.equal(matmul_opt.run("best_fp32_accurate", a, b), matmul_opt.run("wgmma_3xtf32", a, b))
 
 
 @pytest.mark.parametrize("K", [1, 4, 8, 16, 64, 256, 1024, 4096, 16384])

@@ -4,7 +4,9 @@
 // accurate as the class asks (more accurate than TF32, and fp32 itself for the fp32-accurate class):
 // - best_tf32 (TF32 class): wgmma_tf32, or best;
 // - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32 (wgmma_3xtf32_register_split where C has a
-//   small side, ozaki_int8 for the largest products), pairwise, or best.
+//   small side), pairwise, or best. ozaki_int8, also in its class, is not among them: it keeps a fixed number of bits
+//   below each row's and column's largest value, and nothing checks whether the values further below decide C, so on
+//   such inputs its result is wrong without an error (docs/api.md).
 // Two features decide. The product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that it must
 // move at least: below the GPU's FP32 balance a product is bound by memory, and best's streaming kernels read the
 // operands once at HBM speed, which the tensor-core kernels' large tiles do not; far above it, the tensor cores'
@@ -24,14 +26,6 @@
 // pairwise, whose sums are chains of a few additions. A C with a short side (best's panels and skinny products)
 // stays with best: its products stream the large operand or run tiles fitted to the short side, faster than
 // pairwise's square ones, and cuBLAS does not always split their K (docs/experiments/2026-12-03-pairwise.md).
-// Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
-// products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight
-// INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
-// the rebuild of C from its residues, 8MN, which only a long K makes small beside the products' MNK. From
-// kOzakiMinFlops and kOzakiMinK a product runs long enough, over a K long enough, for ozaki_int8 to win, rested and
-// sustained (docs/experiments/2026-12-03-ozaki-dispatch.md). Its error kept the class's contract at K up to 2^20
-// on all but one of the products docs/experiments/2026-12-03-ozaki-norms.md measured (the exception: a single
-// output of a sum of 10^6 spread values), all of them smaller than those it takes here.
 // Among the 3xTF32 kernels, C's smaller side decides: up to kRegisterSplitMaxSide (tuned: the largest side up to which
 // it was the faster at every shape of the sweep), wgmma_3xtf32_register_split, which splits the larger operand in
 // registers as it lies and passes over the smaller one alone, in tiles fitted to that side; past it wgmma_3xtf32,
@@ -51,11 +45,9 @@ mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32_register_split(const GemmArgs& g, cudaStream_t stream);
-mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream);
 mm_status requires_wgmma();
 mm_status requires_wgmma_3xtf32();
 mm_status requires_wgmma_3xtf32_register_split();
-mm_status requires_ozaki_int8();
 
 namespace {
 
@@ -98,17 +90,9 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// From this many FLOPs (2MNK) and this K the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32: below
-// the FLOPs wgmma_3xtf32 is not yet held at the power limit, and over a short K ozaki_int8's rebuild of a large C
-// does not pay (docs/experiments/2026-12-03-ozaki-dispatch.md).
-constexpr double kOzakiMinFlops = 4e12;
-constexpr int kOzakiMinK = 8192;
-
-// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K, else
-// wgmma_3xtf32_register_split where C's smaller side is at most kRegisterSplitMaxSide, else wgmma_3xtf32.
+// The fp32-accurate tensor-core kernel for g: wgmma_3xtf32_register_split where C's smaller side is at most
+// kRegisterSplitMaxSide, else wgmma_3xtf32.
 mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
-    if (2.0 * g.M * g.N * g.K >= kOzakiMinFlops && g.K >= kOzakiMinK && requires_ozaki_int8() == MM_OK)
-        return launch_ozaki_int8(g, stream);
     const int smaller_side = g.M < g.N ? g.M : g.N;
     if (smaller_side <= precision_table::kRegisterSplitMaxSide && requires_wgmma_3xtf32_register_split() == MM_OK)
         return launch_wgmma_3xtf32_register_split(g, stream);
