@@ -148,12 +148,15 @@ def sweep_names() -> list[str]:
 
 def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
     """[{sweep, M, N, K, ms: {configuration name: median ms}}] per shape of the sweeps (of those named in `only`)."""
+    def wanted(sweep: str) -> bool:
+        return only is None or sweep in only
+
     lib = library()
     names = config_names()
     rows = []
     try:
         for sweep, M, N, K, splits in sweeps():
-            if only is not None and sweep not in only:
+            if not wanted(sweep):
                 continue
             times = {}
             for config, name in enumerate(names):
@@ -165,7 +168,7 @@ def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
             rows.append({"sweep": sweep, "M": M, "N": N, "K": K, "ms": times})
     finally:
         check(lib.mm_best_force(-1, 1))
-    for M, N, K in PRECISION_SHAPES if only is None or "precision" in only else []:
+    for M, N, K in PRECISION_SHAPES if wanted("precision") else []:
         times = {}
         for name in ("best", *TENSOR_KERNELS.values(), REGISTER_SPLIT):
             print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)

@@ -77,9 +77,10 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
 
 @pytest.mark.parametrize("shape", [(12288, 12288, 12288), (8192, 8192, 32768)], ids=lambda s: "x".join(map(str, s)))
 def test_the_fp32_accurate_dispatcher_keeps_the_largest_products_on_wgmma_3xtf32(shape):
-    """Products of the size and K at which ozaki_int8 is faster run as wgmma_3xtf32, bit for bit: ozaki_int8 has no
-    check of the inputs its scaling cannot carry (docs/api.md), so the dispatcher never takes it. Inputs drawn on the
-    GPU (a float64 reference of this size is what the kernels' own tests check at smaller sizes)."""
+    """Products either side of the FLOPs from which the dispatch record found ozaki_int8 faster (12288^3 just under
+    them, 8192 x 8192 x 32768 past them over a long K) run as wgmma_3xtf32, bit for bit: ozaki_int8 has no check of
+    the inputs its scaling cannot carry (docs/api.md), so the dispatcher never takes it. Inputs drawn on the GPU (a
+    float64 reference of this size is what the kernels' own tests check at smaller sizes)."""
     torch = pytest.importorskip("torch")
     requires("wgmma_3xtf32")
     M, N, K = shape
