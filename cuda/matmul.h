@@ -238,6 +238,11 @@ MM_API mm_status mm_best_force(int config, int splits);
  * compare the two. Both give the same bits. */
 MM_API mm_status mm_split_k_clusters(int allowed);
 
+/* An override of wgmma_tf32's tile width (0 restores its rule; else 8, 16, 24, 32, 64, 128 or 256 columns), of
+ * whether it reads a B stored N x K as stored, in C's transpose (1, its rule) or rounds it into a copy (0), and of
+ * whether a ragged last wave's tiles may go in K pieces (1, its rule) or not (0). */
+MM_API mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int split_tail);
+
 #ifdef __cplusplus
 }
 #endif

@@ -168,6 +168,7 @@ _SIGNATURES = {
     "mm_best_config_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
     "mm_best_force": (_status, [_int, _int]),
     "mm_split_k_clusters": (_status, [_int]),
+    "mm_wgmma_tf32_force": (_status, [_int, _int, _int]),
 }
 
 _lock = threading.Lock()

@@ -32,10 +32,12 @@ The precision sweep times best and each class's tensor-core kernel on panels, sq
 and the threshold is the one whose choices lose the least time against the faster kernel at every shape (sum of
 log ratios), set halfway (geometrically) between the neighbouring intensities. best_fp32_accurate also needs a K
 from which wgmma_3xtf32's error was within matmul_opt.accuracy.FP32_ACCURATE_CONTRACT at every larger K measured
-(256 x K x 256, both input kinds, against cuBLAS fp32). On the tensor cores that class runs ozaki_int8 instead of
-wgmma_3xtf32 from a FLOPs count and a K, both reached: the ozaki sweep times the two on large products whose FLOPs
-and K vary apart, each after seconds of its own launches (the GPU at its power limit, as long runs see it), and the
-pair of bounds is chosen as the intensities are.
+(256 x K x 256, both input kinds, against cuBLAS fp32), and chooses between its two 3xTF32 kernels by C's smaller
+side: wgmma_3xtf32_register_split up to the largest side of the sweep up to which it beat wgmma_3xtf32 at every
+shape (kRegisterSplitMaxSide); its intensity thresholds are those of that choice. On the tensor cores that class
+runs ozaki_int8 instead of its 3xTF32 kernels from a FLOPs count and a K, both reached: the ozaki sweep times it
+against wgmma_3xtf32 on large products whose FLOPs and K vary apart, each after seconds of its own launches (the GPU
+at its power limit, as long runs see it), and the pair of bounds is chosen as the intensities are.
 The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
 fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
 sweep's C of 1 to 4 rows or columns, each the lowest the sweep measured.
@@ -86,6 +88,10 @@ AGAINST = 4096  # the large side and K of the skinny and panel sweeps
 AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
 # The precision sweep: each class's tensor-core kernel against best, on shapes from memory-bound to compute-bound.
 TENSOR_KERNELS = {"tf32": "wgmma_tf32", "fp32_accurate": "wgmma_3xtf32"}
+# The fp32-accurate class's tensor-core kernel for a C with a small side, against TENSOR_KERNELS' (by_precision.cu),
+# and the name its rows give the time of the class's choice between the two (fp32_accurate_choice).
+REGISTER_SPLIT = "wgmma_3xtf32_register_split"
+FP32_ACCURATE_CHOICE = "fp32_accurate_choice"
 PRECISION_PANEL_SIDES = (16, 48, 96, 192, 256, 384)
 PRECISION_PANEL_KS = (1024, 4096)
 PRECISION_SQUARES = (768, 1536, 3072)
@@ -173,7 +179,7 @@ def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
         check(lib.mm_best_force(-1, 1))
     for M, N, K in PRECISION_SHAPES if wanted("precision") else []:
         times = {}
-        for name in ("best", *TENSOR_KERNELS.values()):
+        for name in ("best", *TENSOR_KERNELS.values(), REGISTER_SPLIT):
             print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
             times[name] = benchmark(name, M, N, K, warmup=2, repetitions=repetitions).ms
         rows.append({"sweep": "precision", "M": M, "N": N, "K": K, "ms": times})
@@ -343,6 +349,24 @@ def ozaki_bounds(measurements: list[dict]) -> tuple[float, float]:
     """The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of its TF32 kernel."""
     return least_loss_thresholds(measurements, (lambda row: flops(row["M"], row["N"], row["K"]),
                                                 lambda row: row["K"]), *OZAKI_KERNELS)
+def register_split_max_side(measurements: list[dict]) -> int:
+    """The largest smaller side of C up to which the register-split kernel beat the fp32-accurate class's other
+    tensor-core kernel at every shape of the precision sweep with that side or a smaller one (0: never, or not
+    measured)."""
+    rows = [row for row in measurements if REGISTER_SPLIT in row["ms"]]
+    other = TENSOR_KERNELS["fp32_accurate"]
+    return largest_won(rows, lambda row: min(row["M"], row["N"]),
+                       lambda row: row["ms"][REGISTER_SPLIT] < row["ms"][other])
+
+
+def fp32_accurate_choice(measurements: list[dict], max_side: int) -> list[dict]:
+    """The precision rows with the time of the class's tensor-core choice as FP32_ACCURATE_CHOICE: the register-split
+    kernel where C's smaller side is at most max_side, the other kernel elsewhere."""
+    other = TENSOR_KERNELS["fp32_accurate"]
+
+    def chosen(row):
+        return REGISTER_SPLIT if min(row["M"], row["N"]) <= max_side and REGISTER_SPLIT in row["ms"] else other
+    return [dict(row, ms={**row["ms"], FP32_ACCURATE_CHOICE: row["ms"][chosen(row)]}) for row in measurements]
 
 
 def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]]) -> int | str:
@@ -378,9 +402,17 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
-            "precision": {cls: min_intensities(of("precision"), kernel) for cls, kernel in TENSOR_KERNELS.items()},
+            "precision": precision_thresholds(of("precision")),
+            "register_split_max_side": register_split_max_side(of("precision")),
             "ozaki": ozaki_bounds(of("ozaki")),
             "accurate_min_k": accurate_min_k(integer_ks(accuracy or {}))}
+
+
+def precision_thresholds(measurements: list[dict]) -> dict[str, tuple[float, float]]:
+    """Each class's intensity thresholds, the fp32-accurate class's for its choice between its tensor-core kernels."""
+    choice = fp32_accurate_choice(measurements, register_split_max_side(measurements))
+    return {"tf32": min_intensities(measurements, TENSOR_KERNELS["tf32"]),
+            "fp32_accurate": min_intensities(choice, FP32_ACCURATE_CHOICE)}
 
 
 def render(t: dict) -> str:
@@ -501,8 +533,14 @@ inline constexpr double kTf32MinOperandFlopsPerByte = {bound(t["precision"]["tf3
 inline constexpr double kFp32AccurateMinFlopsPerByte = {bound(t["precision"]["fp32_accurate"][0])};
 inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precision"]["fp32_accurate"][1])};
 
+// The largest smaller side of C (rows or columns) up to which the fp32-accurate class takes
+// {REGISTER_SPLIT} rather than {TENSOR_KERNELS["fp32_accurate"]}: the largest of the precision sweep's up
+// to which it was the faster at every shape (0: never, or not measured).
+inline constexpr int kRegisterSplitMaxSide = {t["register_split_max_side"]};
+
 // The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
-// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none).
+// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none). The class takes
+// {REGISTER_SPLIT}, of the same arithmetic, from the same K.
 inline constexpr int kFp32AccurateMinK = {t["accurate_min_k"]};
 
 {ozaki_comment}

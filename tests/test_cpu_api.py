@@ -397,6 +397,16 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
     _library.check(lib.mm_split_k_clusters(1))  # the default again
 
 
+def test_wgmma_tf32_tuning_hook_takes_its_widths_and_refuses_others():
+    lib = _library.library()
+    for args in ((7, 1, 1), (48, 1, 1), (512, 1, 1), (-8, 1, 1), (8, 2, 1), (0, -1, 1), (0, 1, 2), (0, 1, -1)):
+        assert lib.mm_wgmma_tf32_force(*args) != 0
+        assert b"8, 16, 24, 32, 64, 128, 256" in lib.mm_last_error()
+    for width in (8, 16, 24, 32, 64, 128, 256):
+        _library.check(lib.mm_wgmma_tf32_force(width, 0, 0))
+    _library.check(lib.mm_wgmma_tf32_force(0, 1, 1))  # back to the rule
+
+
 def test_relative_error_measures_against_the_products_when_the_sum_cancels():
     A = np.array([[1.0, -1.0, 1e-3]], dtype=np.float32)
     B = np.ones((3, 1), dtype=np.float32)

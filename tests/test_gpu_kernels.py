@@ -150,19 +150,51 @@ def test_tf32_rungs_are_as_accurate_as_cublas_tf32(info, ops, K):
     assert error <= 1.1 * cublas_error, f"{info.name} {ops}: {error:.3e} against cuBLAS TF32's {cublas_error:.3e}"
 
 
-@pytest.mark.parametrize("ops", ["NN", "NT", "TN", "TT"])
-@pytest.mark.parametrize("shape", [(2048, 2100, 256), (300, 1000, 512)], ids=["wide-tiles", "narrow-tiles"])
-def test_wgmma_tf32_is_as_accurate_as_cublas_tf32_in_both_tile_widths(shape, ops):
-    """wgmma_tf32 runs 128 x 256 tiles on C that fills them and the GPU, 128 x 128 tiles on a small or narrow C
-    (cuda/kernels/wgmma_tf32_sm90a.cu, narrow_tiles): each shape here takes one of the two in every op combination."""
-    if not (available("wgmma_tf32") and available("cublas_tf32")):
-        pytest.skip("wgmma_tf32 or cublas_tf32 is not available on this machine")
+# Shapes on which wgmma_tf32's rule takes each of its tile widths in some op combination: the wide and the narrow
+# tile, and a small side's of 8, 16, 24, 32 and 64 columns (ragged in each), one over a K longer than a TF32 chain.
+# With B stored N x K (NT, TT) and M < N the kernel reads B as stored in C's transpose, else B is rounded into a copy.
+# 2048 x 2100 and 2100 x 2048 fill 136 wide tiles, more than the H200's 132 SMs: the last wave's four go in K
+# pieces (gemm::split_tail), in C's transpose and on the direct path.
+WGMMA_TF32_SHAPES = [(2048, 2100, 256), (2100, 2048, 256), (300, 1000, 512), (5, 3000, 700), (3000, 13, 900),
+                     (20, 2500, 1500), (2900, 30, 600), (50, 1900, 2100), (40, 33, 70000)]
+
+
+def wgmma_tf32_error_against_cublas(shape, ops):
     A, B, reference = problem(shape)
     A_in = np.asfortranarray(A) if ops[0] == "T" else A
     B_in = np.asfortranarray(B) if ops[1] == "T" else B
     error = relative_error(matmul_opt.run("wgmma_tf32", A_in, B_in), reference)
-    cublas_error = relative_error(matmul_opt.run("cublas_tf32", A, B), reference)
+    return error, relative_error(matmul_opt.run("cublas_tf32", A, B), reference)
+
+
+@pytest.mark.parametrize("ops", ["NN", "NT", "TN", "TT"])
+@pytest.mark.parametrize("shape", WGMMA_TF32_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_wgmma_tf32_is_as_accurate_as_cublas_tf32_in_every_tile_width(shape, ops):
+    """wgmma_tf32 runs 128 x 256 tiles on C that fills them and the GPU, 128 x 128 tiles on a small or narrow C, and
+    tiles fitted to a small side of C (cuda/kernels/wgmma_tf32_sm90a.cu, tile_width)."""
+    if not (available("wgmma_tf32") and available("cublas_tf32")):
+        pytest.skip("wgmma_tf32 or cublas_tf32 is not available on this machine")
+    error, cublas_error = wgmma_tf32_error_against_cublas(shape, ops)
     assert error <= 1.1 * cublas_error, f"{shape} {ops}: {error:.3e} against cuBLAS TF32's {cublas_error:.3e}"
+
+
+@pytest.mark.parametrize("paths", [(1, 1), (0, 0)], ids=["transposed-k-major-and-tails", "copy-and-no-tails"])
+@pytest.mark.parametrize("width", [8, 16, 24, 32, 64, 128, 256])
+def test_wgmma_tf32_is_as_accurate_as_cublas_tf32_in_each_forced_width(width, paths):
+    """Every width on every path, forced (mm_wgmma_tf32_force) where the rule would not take it: tiles narrower and
+    wider than C's columns, C's transpose read with B stored either way, and the direct path; with the last wave's
+    tiles in K pieces where the model takes them (2000 x 300 x 700 in some widths) and never."""
+    if not (available("wgmma_tf32") and available("cublas_tf32")):
+        pytest.skip("wgmma_tf32 or cublas_tf32 is not available on this machine")
+    lib = _library.library()
+    try:
+        _library.check(lib.mm_wgmma_tf32_force(width, *paths))
+        for shape in [(300, 1000, 512), (2900, 30, 600), (2000, 300, 700)]:
+            for ops in ["NN", "NT", "TN"]:
+                error, cublas_error = wgmma_tf32_error_against_cublas(shape, ops)
+                assert error <= 1.1 * cublas_error, f"{shape} {ops}: {error:.3e} against {cublas_error:.3e}"
+    finally:
+        _library.check(lib.mm_wgmma_tf32_force(0, 1, 1))
 
 
 # fp32 and fp32_tensor kernels: tf32 ones round values this close to the fp32 maximum up to Inf, as documented.

@@ -55,6 +55,9 @@ def expected_kernel(dispatcher, M, N, K):
         largest = 2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK")
         if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
             return "ozaki_int8"
+        if (dispatcher == "best_fp32_accurate" and min(M, N) <= constant("kRegisterSplitMaxSide")
+                and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
+            return "wgmma_3xtf32_register_split"
         return tensor
     return fp32_ffma_kernel(M, N, K) if dispatcher == "best_fp32_accurate" else "best"
 

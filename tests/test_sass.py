@@ -13,8 +13,10 @@ from matmul_opt._library import library_path
 
 # (kernel function name fragment, a pattern of the instruction its SASS must hold)
 TENSOR_CORE_KERNELS = [("mma_tf32_kernel", r"HMMA\.1688\.F32\.TF32"),
-                      ("wgmma_tf32_kernel", r"HGMMA\.64x(256|128)x8\.F32\.TF32"),  # its wide and narrow tiles
+                      # its wide, narrow and small-side tiles
+                      ("wgmma_tf32_kernel", r"HGMMA\.64x(256|128|64|32|24|16|8)x8\.F32\.TF32"),
                       ("wgmma_3xtf32_kernel", r"HGMMA\.64x128x8\.F32\.TF32"),
+                      ("wgmma_3xtf32_register_split_kernel", r"HGMMA\.64x(64|32|24|16|8)x8\.F32\.TF32"),
                       ("ozaki_int8_kernel", r"IGMMA\.64x256x32\.S8\.S8")]
 
 

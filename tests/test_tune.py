@@ -271,14 +271,16 @@ def test_the_accurate_min_k_is_the_least_k_from_which_every_larger_k_keeps_the_c
 
 def test_the_precision_table_holds_the_thresholds():
     text = tune.render_precision({"precision": {"tf32": (17.25, 40.0), "fp32_accurate": (float("inf"), float("inf"))},
-                                  "accurate_min_k": 256, "ozaki": (5.2e12, 11585.2)})
+                                  "register_split_max_side": 48, "accurate_min_k": 256,
+                                  "ozaki": (5.2e12, 11585.2)})
     assert "kTf32MinFlopsPerByte = 17.2;" in text or "kTf32MinFlopsPerByte = 17.3;" in text
     assert "kTf32MinOperandFlopsPerByte = 40.0;" in text
     assert "kFp32AccurateMinFlopsPerByte = INFINITY;" in text and "kFp32AccurateMinK = 256;" in text
-    assert "kFp32AccurateMinOperandFlopsPerByte = INFINITY;" in text
+    assert "kFp32AccurateMinOperandFlopsPerByte = INFINITY;" in text and "kRegisterSplitMaxSide = 48;" in text
     assert "kOzakiMinFlops = 5.2e+12;" in text and "kOzakiMinK = 11585.2;" in text
     never = tune.render_precision({"precision": {"tf32": (1.0, 1.0), "fp32_accurate": (1.0, 1.0)},
-                                   "accurate_min_k": 256, "ozaki": (float("inf"), float("inf"))})
+                                   "register_split_max_side": 0, "accurate_min_k": 256,
+                                   "ozaki": (float("inf"), float("inf"))})
     assert "kOzakiMinFlops = INFINITY;" in never and "kOzakiMinK = INFINITY;" in never
 
 
@@ -349,3 +351,31 @@ def test_remeasure_refuses_unknown_sweeps_another_gpu_and_no_saved_timings(tmp_p
     monkeypatch.setattr(tune, "measure", lambda *args: pytest.fail("measured on another GPU"))
     assert tune.main(["--from-json", str(source), "--remeasure", "precision"]) == 2
     assert "this GPU is NVIDIA H100" in capsys.readouterr().err
+
+
+def fp32_accurate_row(M, N, K, best_ms, split_both_ms, register_split_ms):
+    return {"sweep": "precision", "M": M, "N": N, "K": K,
+            "ms": {"best": best_ms, "wgmma_tf32": 1.0, "wgmma_3xtf32": split_both_ms,
+                   "wgmma_3xtf32_register_split": register_split_ms}}
+
+
+def test_the_register_split_kernel_takes_the_smaller_sides_up_to_its_first_loss():
+    rows = [fp32_accurate_row(16, 4096, 1024, 9.0, 2.0, 1.0), fp32_accurate_row(48, 4096, 4096, 9.0, 2.0, 1.0),
+            fp32_accurate_row(96, 4096, 1024, 9.0, 2.0, 1.0), fp32_accurate_row(96, 4096, 4096, 9.0, 1.0, 2.0),
+            fp32_accurate_row(192, 4096, 1024, 9.0, 2.0, 1.0)]
+    assert tune.register_split_max_side(rows) == 48  # at 96 it lost one shape; 192 past it does not count
+    assert tune.register_split_max_side([precision_row(16, 4096, 1024, 2.0, 1.0)]) == 0  # not measured
+    chosen = tune.fp32_accurate_choice(rows, 48)
+    assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in chosen] == [1.0, 1.0, 2.0, 1.0, 2.0]
+
+
+def test_the_fp32_accurate_thresholds_follow_the_class_choice_not_one_kernel():
+    """Where the register-split kernel is fast enough to beat best on a shape that the other 3xTF32 kernel loses,
+    the class's thresholds come down to take it."""
+    rows = [fp32_accurate_row(16, 4096, 1024, 1.0, 4.0, 2.0), fp32_accurate_row(48, 4096, 1024, 2.0, 4.0, 1.0),
+            fp32_accurate_row(3072, 3072, 3072, 4.0, 1.0, 2.0)]
+    thresholds = tune.precision_thresholds(rows)["fp32_accurate"]
+    without = tune.min_intensities(rows, "wgmma_3xtf32")
+    assert thresholds < without
+    shape_48 = {"M": 48, "N": 4096, "K": 1024}
+    assert tune.flops_per_byte(shape_48) >= thresholds[0] and tune.operand_flops_per_byte(shape_48) >= thresholds[1]

@@ -1,7 +1,8 @@
-// The tuner's C entry points (matmul.h): best's configurations by index, an override of its choice, and whether
-// split-K may add slices within a cluster.
+// The tuner's C entry points (matmul.h): best's configurations by index, an override of its choice, whether
+// split-K may add slices within a cluster, and an override of wgmma_tf32's tile width and path.
 #include "core/schedule/split_k.h"
 #include "kernels/best.h"
+#include "kernels/wgmma_tf32.h"
 #include "matmul.h"
 
 extern "C" int mm_best_config_count(void) { return best::config_count(); }
@@ -25,5 +26,16 @@ extern "C" mm_status mm_split_k_clusters(int allowed) {
     if (allowed != 0 && allowed != 1)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_split_k_clusters(%d): pass 1 (allowed) or 0 (never)", allowed);
     gemm::allow_cluster_sums(allowed == 1);
+    return MM_OK;
+}
+
+extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int split_tail) {
+    const auto flag = [](int v) { return v == 0 || v == 1; };
+    if ((width != 0 && !wgmma_tf32::is_width(width)) || !flag(k_major_transpose) || !flag(split_tail))
+        return mm_fail(MM_ERR_INVALID_ARGUMENT,
+                       "mm_wgmma_tf32_force(%d, %d, %d): width 0 (the rule's) or one of 8, 16, 24, 32, 64, 128, 256; "
+                       "k_major_transpose and split_tail 0 or 1",
+                       width, k_major_transpose, split_tail);
+    wgmma_tf32::force(width, k_major_transpose == 1, split_tail == 1);
     return MM_OK;
 }

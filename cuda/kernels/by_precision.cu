@@ -3,8 +3,8 @@
 // Technique: no new kernel. Each class has a tensor-core kernel and best, whose IEEE fp32 FMAs are at least as
 // accurate as the class asks (more accurate than TF32, and fp32 itself for the fp32-accurate class):
 // - best_tf32 (TF32 class): wgmma_tf32, or best;
-// - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32 (ozaki_int8 for the largest products),
-//   pairwise, or best.
+// - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32 (wgmma_3xtf32_register_split where C has a
+//   small side, ozaki_int8 for the largest products), pairwise, or best.
 // Two features decide. The product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that it must
 // move at least: below the GPU's FP32 balance a product is bound by memory, and best's streaming kernels read the
 // operands once at HBM speed, which the tensor-core kernels' large tiles do not; far above it, the tensor cores'
@@ -32,6 +32,10 @@
 // over a K long enough, for ozaki_int8 to win. Its error kept the class's contract at K up to 2^20
 // on all but one of the products docs/experiments/2026-12-03-ozaki-norms.md measured (the exception: a single
 // output of a sum of 10^6 spread values), all of them smaller than those it takes here.
+// Among the 3xTF32 kernels, C's smaller side decides: up to kRegisterSplitMaxSide (tuned: the largest side up to which
+// it was the faster at every shape of the sweep), wgmma_3xtf32_register_split, which splits the larger operand in
+// registers as it lies and passes over the smaller one alone, in tiles fitted to that side; past it wgmma_3xtf32,
+// whose square tiles and passes over both operands pay where neither operand dominates.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
@@ -48,9 +52,11 @@ mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream);
+mm_status launch_wgmma_3xtf32_register_split(const GemmArgs& g, cudaStream_t stream);
 mm_status requires_wgmma();
 mm_status requires_wgmma_3xtf32();
 mm_status requires_ozaki_int8();
+mm_status requires_wgmma_3xtf32_register_split();
 
 namespace {
 
@@ -93,12 +99,16 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K, else wgmma_3xtf32
-// (also in a CUDA graph capture, which ozaki_int8 refuses: it reads back its scaling check).
+// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K (not in a CUDA
+// graph capture, which ozaki_int8 refuses: it reads back its scaling check); else wgmma_3xtf32_register_split where
+// C's smaller side is at most kRegisterSplitMaxSide; else wgmma_3xtf32.
 mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
     if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK &&
         requires_ozaki_int8() == MM_OK && !gemm::stream_captured(stream))
         return launch_ozaki_int8(g, stream);
+    const int smaller_side = g.M < g.N ? g.M : g.N;
+    if (smaller_side <= precision_table::kRegisterSplitMaxSide && requires_wgmma_3xtf32_register_split() == MM_OK)
+        return launch_wgmma_3xtf32_register_split(g, stream);
     return launch_wgmma_3xtf32(g, stream);
 }
 

@@ -16,8 +16,14 @@ inline constexpr double kTf32MinOperandFlopsPerByte = 19.5;
 inline constexpr double kFp32AccurateMinFlopsPerByte = 52.6;
 inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
 
+// The largest smaller side of C (rows or columns) up to which the fp32-accurate class takes
+// wgmma_3xtf32_register_split rather than wgmma_3xtf32: the largest of the precision sweep's up
+// to which it was the faster at every shape (0: never, or not measured).
+inline constexpr int kRegisterSplitMaxSide = 0;
+
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
-// (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none).
+// (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none). The class takes
+// wgmma_3xtf32_register_split, of the same arithmetic, from the same K.
 inline constexpr int kFp32AccurateMinK = 128;
 
 // The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 on the tensor

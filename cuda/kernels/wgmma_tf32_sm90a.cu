@@ -1,7 +1,8 @@
 // wgmma_tf32: Hopper warpgroup MMA on TF32 tensor cores, warp-specialised and persistent.
 //
 // Technique: each block owns one SM and walks 128 x 256 output tiles (a persistent grid, tiles in rasterisation
-// bands for L2 reuse), or 128 x 128 tiles where C is narrow or small (narrow_tiles). Its 384 threads have two
+// bands for L2 reuse), 128 x 128 tiles where C is narrow or small (narrow_tiles), or tiles of 8 to 64 columns fitted
+// to a small side of C (tile_width). Its 384 threads have two
 // roles that run ahead of one another through an mbarrier ring instead of block barriers:
 //   - a producer warp, of which one thread issues the bulk tensor copies (TMA) of each K tile of 32: the A tile and
 //     the B tile into one of four 48 KiB stages, 128-byte swizzled, completing on the stage's "full" barrier;
@@ -27,6 +28,8 @@
 //     columns, 128-byte swizzled, whose fragments the consumers read with scalar shared loads; A^T is the
 //     shared-memory operand, for which A is rounded (a copy of contiguous rows when stored M x K); the epilogue
 //     writes each accumulator pair to its transposed place in C.
+//   - B stored N x K (op_b = T, as a linear layer's weight lies) with rows the copy engine takes, and A smaller: C's
+//     transpose as well, B^T read as stored, K-major, with ldmatrix; A is rounded as above.
 //   - otherwise A is the register operand, read with ldmatrix (as stored when the copy engine takes it, else gathered
 //     K-major first), and B is made K-major and rounded (a transposing gather when stored K x N).
 // The alternatives measure worse: rounding A's tiles in shared memory instead, by the producer warpgroup's idle
@@ -36,7 +39,9 @@
 //
 // Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
 // (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within
-// kTf32MaxChainK.
+// kTf32MaxChainK. Where the tiles fill the SMs and K is not split, the ragged last wave's tiles go in K pieces that
+// every block shares when gemm::split_tail's model finds that shorter, and a pass sums the pieces into C
+// (schedule/split_tail.h, as wgmma_3xtf32 does).
 //
 // Changes vs mma_tf32: warpgroup MMAs with B read by the tensor cores from shared memory instead of warp MMAs from
 // register fragments; TMA copies on an mbarrier ring instead of cp.async; a producer warp and consumer warpgroups
@@ -46,166 +51,70 @@
 // one thread works, and two consumer warpgroups; setmaxnreg 40 / 232), one block per SM. The narrow tile,
 // 128 x 128 x 32 (wgmma m64n128k8, 64 accumulators per consumer thread, stages of 32 KiB), serves a narrow or small
 // C, as narrow_tiles below decides: less padding, or twice the tiles where the wide ones cannot fill the SMs.
+// Tiles of a small side, 128 x 8, 16, 24, 32 or 64 (m64n8k8 to m64n64k8, kBN / 2 accumulators per consumer
+// thread), serve a C of at most 64 columns in the kernel's orientation: one tile spans them at any width, and the
+// narrowest that covers them pads the fewest MMAs. Their stages are nearly all the large operand's tile, so they
+// keep 8 stages of it in flight instead of 4, and their K is cut into the slices that share it out most evenly
+// over the SMs (tile_splits).
 //
 // What limits it: the rounding pass before the kernel, which moves 2 x K x (M or N) x 4 bytes for 2 x M x N x K
 // FLOP, so its share grows as the other dimension shrinks (measured in docs/experiments/2026-12-01-wgmma-tf32.md and
 // docs/experiments/2026-12-01-operand-passes.md).
-#include "core/copy/bulk_tensor.cuh"
-#include "core/copy/cp_async.cuh"
-#include "core/copy/tensor_map.h"
 #include "core/device.h"
 #include "core/device_buffer.h"
-#include "core/epilogue/direct_store.cuh"
-#include "core/kernel/warp_specialized.cuh"
-#include "core/launch.h"
+#include "core/kernel/register_operand.cuh"
 #include "core/layout/rearrange.h"
-#include "core/mma/wgmma_tf32.cuh"
-#include "core/problem.h"
-#include "core/schedule/persistent_tiles.cuh"
-#include "core/schedule/split_k.h"
+#include "kernels/wgmma_tf32.h"
 
+#include <atomic>
 #include <type_traits>
 
 namespace {
 
-constexpr int kBM = 128, kBK = 32;
+constexpr int kBM = gemm::kRegisterTileRows, kBK = gemm::kRegisterTileK;
 constexpr int kNarrowBN = 128;  // the narrow tile's width; the wide one's is gemm::kWgmmaN
-// Four stages; one producer warpgroup and two consumer warpgroups (64 rows each), setmaxnreg moving the producer's
-// registers to the consumers.
-constexpr gemm::WarpSpecialized kFrame{.stages = 4, .consumers = 2, .producer_registers = 40,
-                                       .consumer_registers = 232};
-constexpr int kStages = kFrame.stages;
-constexpr int kABytes = kBM * kBK * int(sizeof(float));
+constexpr int kMaxSmallSide = 64;  // the widest of a small side's tiles (tile_width)
 
-static_assert(kBK * sizeof(float) == 128, "a K tile is one 128-byte swizzled row per M or N index");
-static_assert(kBM == 64 * kFrame.consumers, "each consumer warpgroup owns 64 rows and every column");
-static_assert(kABytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
-
-// The tiles of kBN columns (the wide tile, gemm::kWgmmaN, or the narrow one): the ring, the shared storage and the
-// schedule.
+// The tiles of kBN columns (the wide tile, gemm::kWgmmaN, the narrow one or a small side's), with one shared-memory
+// plane (the rounded copy). Four stages; a small side's tiles, whose stages are nearly all the register operand's
+// tile and whose MMAs are short, stream that operand and keep twice the stages of it in flight.
 template <int kBN>
-struct Width {
-    static_assert(kBN == gemm::kWgmmaN || kBN == kNarrowBN, "the widths with an MMA below");
-    static constexpr int kBBytes = kBN * kBK * int(sizeof(float));
-    static constexpr int kAccumulators = kBN / 2;  // 64 x kBN fp32 over a warpgroup's 128 threads
-    static_assert(kBBytes % gemm::kSwizzleAtomBytes == 0, "aligned tiles");
-
-    // The ring's tiles, at the start of the frame's 1,024-byte aligned storage.
-    struct Tiles {
-        float a[kStages][kABytes / 4];
-        float b[kStages][kBBytes / 4];
-    };
-    using Storage = gemm::WarpSpecializedStorage<Tiles, kStages>;
-    static constexpr int kSmemBytes = gemm::kWarpSpecializedSmemBytes<Storage>;
-    static_assert(gemm::fits_shared_memory(kSmemBytes, 1), "one block per SM");
-    using Schedule = gemm::PersistentTiles<kBM, kBN>;
-};
-
-using Ring = gemm::RingPosition<kStages>;
-
-// The kernel's parameters as its parts read them: the tensor maps (its __grid_constant__ parameters), where the K
-// slices of C go, and the schedule.
-struct Params {
-    const CUtensorMap* a_map;
-    const CUtensorMap* b_map;
-    gemm::SliceOutput out;
-    gemm::PersistentSchedule schedule;
-};
-
-// The copies of one stage: the A tile and the B tile. kTransposed: the kernel computes C's transpose, and its
-// register operand (B, stored K x N) comes in kBM / 32 boxes of 32 columns (the MN-major form,
-// core/copy/tensor_map.h) instead of one K-major box.
-template <int kBN, bool kTransposed>
-struct Producer {
-    static constexpr uint32_t kStageBytes = kABytes + Width<kBN>::kBBytes;
-
-    __device__ __forceinline__ static void prefetch(const Params& p) {
-        gemm::prefetch_tensor_map(p.a_map);
-        gemm::prefetch_tensor_map(p.b_map);
-    }
-
-    __device__ __forceinline__ static void load(typename Width<kBN>::Tiles& tiles, int stage, uint32_t full,
-                                                const gemm::TileUnit& w, int kt, const Params& p) {
-        if constexpr (kTransposed) {
-#pragma unroll
-            for (int box = 0; box < kBM / 32; ++box)
-                gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]) + box * gemm::mn_major_box_bytes<kBK>(),
-                                          p.a_map, full, w.m0 + 32 * box, kt * kBK);
-        } else {
-            gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.a[stage]), p.a_map, full, kt * kBK, w.m0);
-        }
-        gemm::bulk_tensor_load_2d(gemm::smem_addr(tiles.b[stage]), p.b_map, full, kt * kBK, w.n0);
-    }
-};
-
-__device__ __forceinline__ uint32_t load_shared(uint32_t addr) {
-    uint32_t x;
-    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(x) : "r"(addr));
-    return x;
-}
-
-// One 64 x kBN x 8 step with A from registers.
-template <int kBN>
-__device__ __forceinline__ void wgmma_step(float (&d)[kBN / 2], const uint32_t (&a)[4], uint64_t b_desc,
-                                           bool accumulate) {
-    if constexpr (kBN == gemm::kWgmmaN)
-        gemm::wgmma_m64n256k8_tf32(d, a, b_desc, accumulate);
-    else
-        gemm::wgmma_m64n128k8_tf32(d, a, b_desc, accumulate);
-}
+using Width = gemm::RegisterOperandShape<kBN, 1, kBN <= kMaxSmallSide ? 8 : 4>;
+using Params = gemm::RegisterOperandParams<1>;
 
 // A consumer warpgroup's MMAs over a unit's K tiles into its 64 x kBN accumulators: for each K tile, its 64 rows of
-// the A tile loaded into a set of fragment registers and rounded to TF32, and the MMAs with B from shared memory
-// issued; one K tile's MMAs stay in flight while the next tile's fragments are loaded into the other set.
-template <int kBN, bool kTransposed>
+// the register operand's tile loaded into a set of fragment registers and rounded to TF32, and the MMAs with B
+// from shared memory issued; one K tile's MMAs stay in flight while the next tile's fragments are loaded into the
+// other set. kMnMajor: the register operand's tile is MN-major (gemm::RegisterOperandProducer).
+template <int kBN, bool kMnMajor>
 class Mainloop {
   public:
     using Accumulators = float[Width<kBN>::kAccumulators];
     using Storage = typename Width<kBN>::Storage;
+    using Ring = typename Width<kBN>::Ring;
 
-    __device__ __forceinline__ explicit Mainloop(int consumer_index) {
-        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-        // This lane's row of the ldmatrix boxes (A fragment layout, core/mma/tf32_mma_sync.cuh) and its column half.
-        a_row_ = 64 * consumer_index + 16 * warp + lane % 16;
-        a_half_ = lane / 16;
-        // Transposed: this lane's fragment elements (row g, k t), (g + 8, t), (g, t + 4), (g + 8, t + 4) of each k8
-        // step (g = lane / 4, t = lane % 4) as offsets in the MN-major tile; a step is 8 box rows (1 KiB) further on.
-        const int g_row = 64 * consumer_index + 16 * warp + lane / 4, t = lane % 4;
-        fragment_offset_[0] = gemm::mn_major_sw128_offset<kBK>(g_row, t);
-        fragment_offset_[1] = gemm::mn_major_sw128_offset<kBK>(g_row + 8, t);
-        fragment_offset_[2] = gemm::mn_major_sw128_offset<kBK>(g_row, t + 4);
-        fragment_offset_[3] = gemm::mn_major_sw128_offset<kBK>(g_row + 8, t + 4);
-    }
+    __device__ __forceinline__ explicit Mainloop(int consumer_index) : fragments_(consumer_index) {}
 
     // The unit's K tiles from the ring at r on, every MMA retired and every stage given back at the end.
     __device__ __forceinline__ void operator()(Storage& st, Ring& r, const gemm::TileUnit& w) {
         int retiring = -1;  // the stage whose MMAs the next wait retires
-        // One K tile: its A fragments into register set kSet, rounded to TF32, and its MMAs issued; then the
-        // previous tile's MMAs retired and their stage given back.
+        // One K tile: its fragments into register set kSet, rounded to TF32, and its MMAs issued; then the previous
+        // tile's MMAs retired and their stage given back.
         const auto step = [&](auto set, int kt) {
             constexpr int kSet = decltype(set)::value;
             st.wait_full(r);
-            if constexpr (kTransposed) {
-                const uint32_t tile = gemm::smem_addr(st.tiles.a[r.stage]);
+            fragments_.load(gemm::smem_addr(st.tiles.a[r.stage]), frag_[kSet]);
 #pragma unroll
-                for (int k8 = 0; k8 < kSteps; ++k8)
+            for (int k8 = 0; k8 < kSteps; ++k8)
 #pragma unroll
-                    for (int i = 0; i < 4; ++i)
-                        frag_[kSet][k8][i] =
-                            gemm::to_tf32(__uint_as_float(load_shared(tile + fragment_offset_[i] + 1024 * k8)));
-            } else {
-                const uint32_t a_rows = gemm::smem_addr(st.tiles.a[r.stage]) + a_row_ * 128;
-#pragma unroll
-                for (int k8 = 0; k8 < kSteps; ++k8)
-                    gemm::ldmatrix_a_tf32(frag_[kSet][k8], a_rows + (((2 * k8 + a_half_) ^ (a_row_ % 8)) << 4));
-            }
-            const uint32_t b_rows = gemm::smem_addr(st.tiles.b[r.stage]);
+                for (int i = 0; i < 4; ++i) frag_[kSet][k8][i] = gemm::to_tf32(__uint_as_float(frag_[kSet][k8][i]));
+            const uint32_t b_rows = gemm::smem_addr(st.tiles.b[r.stage][0]);
             gemm::wgmma_hold(acc_);
             gemm::wgmma_fence();
 #pragma unroll
             for (int k8 = 0; k8 < kSteps; ++k8)  // 8 floats = 32 bytes further along the swizzled rows
-                wgmma_step<kBN>(acc_, frag_[kSet][k8], gemm::sw128_k_major_descriptor(b_rows + 32 * k8),
-                                kt > 0 || k8 > 0);
+                gemm::wgmma_tf32_step<kBN>(acc_, frag_[kSet][k8],
+                                           gemm::sw128_k_major_descriptor(b_rows + 32 * k8), kt > 0 || k8 > 0);
             gemm::wgmma_commit();
             gemm::wgmma_wait<1>();
             gemm::wgmma_hold(frag_[1 - kSet]);
@@ -230,84 +139,75 @@ class Mainloop {
 
   private:
     static constexpr int kSteps = kBK / gemm::kWgmmaK;
-    int a_row_, a_half_;
-    uint32_t fragment_offset_[4];
+    gemm::RegisterFragments<kMnMajor> fragments_;
     Accumulators acc_;
-    uint32_t frag_[2][kSteps][4];  // two sets of A fragments: one tile's in flight, the next tile's being loaded
+    uint32_t frag_[2][kSteps][4];  // two sets of fragments: one tile's in flight, the next tile's being loaded
 };
 
-// The accumulators straight from registers into the unit's K slice of C (float2 stores, which the warps do not
-// wait for). kTransposed: the schedule is of the transposed product (C has s.N rows and s.M columns).
+// The accumulators into C or a tail piece (gemm::store_register_operand_tile). kTransposed: the schedule is of C's
+// transpose.
 template <int kBN, bool kAligned, bool kTransposed>
 struct Epilogue {
     __device__ __forceinline__ static void store(const float (&acc)[Width<kBN>::kAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
-        gemm::store_warpgroup_tile<kBN, kAligned, kTransposed>(acc, p.out.base + int64_t(w.slice) * p.out.slice_stride,
-                                                               p.out.ld, p.schedule.M, p.schedule.N, w.m0, w.n0,
-                                                               consumer_index);
+        gemm::store_register_operand_tile<kBN, kAligned, kTransposed>(acc, w, consumer_index, p);
     }
 };
 
-template <int kBN, bool kAligned, bool kTransposed>
-__global__ void __launch_bounds__(kFrame.threads(), 1)
-    wgmma_tf32_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                      gemm::SliceOutput out, gemm::PersistentSchedule s) {
+constexpr int kThreads = Width<gemm::kWgmmaN>::kFrame.threads();
+
+template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_tf32_kernel(const __grid_constant__ gemm::RegisterOperandMaps<1> maps, gemm::SliceOutput out, float* pieces,
+                      gemm::PersistentSchedule s) {
     using W = Width<kBN>;
-    gemm::warp_specialized<kFrame, typename W::Tiles, typename W::Schedule, Producer<kBN, kTransposed>,
-                           Mainloop<kBN, kTransposed>, Epilogue<kBN, kAligned, kTransposed>>(
-        Params{&a_map, &b_map, out, s});
+    static_assert(W::kFrame.threads() == kThreads, "every width's block has the same threads");
+    gemm::warp_specialized<W::kFrame, typename W::Tiles, typename W::Schedule,
+                           gemm::RegisterOperandProducer<W, 1, kMnMajor>, Mainloop<kBN, kMnMajor>,
+                           Epilogue<kBN, kAligned, kTransposed>>(Params{&maps, out, pieces, nullptr, s});
 }
 
-// g's A and B K-major and aligned; or, kTransposed, g is C's transpose: B^T (its A) stored K x M with M contiguous,
-// A^T (its B) stored N x K, and out in C's orientation.
-template <int kBN, bool kAligned, bool kTransposed>
-mm_status launch_kernel(const GemmArgs& g, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
-                        cudaStream_t stream) {
-    constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kTransposed>;
-    constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
-    CUtensorMap a_map, b_map;
-    if constexpr (kTransposed) {
-        MM_TRY(gemm::allow_shared_memory<kernel>(kSmemBytes, "cudaFuncSetAttribute"));
-        MM_TRY(gemm::encode_mn_major_map(g.A, g.K, g.M, g.lda, kBK, &a_map, "B"));
-        MM_TRY(gemm::encode_k_major_map(g.B, g.N, g.K, g.ldb, kBN, kBK, &b_map, "A"));
-    } else {
-        MM_TRY(gemm::prepare_bulk_copy_launch<kernel>(kSmemBytes, g, gemm::BlockShape{kBM, kBN, kBK}, &a_map, &b_map));
+// The rung's launch (gemm::launch_on_path): t is the kernel's problem, its B the rounded copy.
+struct Rung {
+    template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
+    static mm_status launch(const GemmArgs& t, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
+                            float* pieces, cudaStream_t stream) {
+        constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kMnMajor, kTransposed>;
+        constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
+        gemm::RegisterOperandMaps<1> maps;
+        const float* const planes[1] = {t.B};
+        MM_TRY((gemm::encode_register_operand_maps<kernel, kBN, 1, kMnMajor>(t, planes, kSmemBytes, &maps)));
+        return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", maps, out, pieces, s);
     }
-    return gemm::launch(kernel, blocks, kFrame.threads(), kSmemBytes, stream, "wgmma_tf32", a_map, b_map, out, s);
+};
+
+// Pieces of a split tail are at least this many K tiles deep.
+constexpr int kMinPieceKTiles = 4;
+
+template <gemm::OperandPath kPath>
+gemm::RegisterOperandLaunchers launchers(int width) {
+    switch (width) {
+        case 8: return gemm::kRegisterOperandLaunchers<Rung, 8, kPath, kMinPieceKTiles>;
+        case 16: return gemm::kRegisterOperandLaunchers<Rung, 16, kPath, kMinPieceKTiles>;
+        case 24: return gemm::kRegisterOperandLaunchers<Rung, 24, kPath, kMinPieceKTiles>;
+        case 32: return gemm::kRegisterOperandLaunchers<Rung, 32, kPath, kMinPieceKTiles>;
+        case kMaxSmallSide: return gemm::kRegisterOperandLaunchers<Rung, kMaxSmallSide, kPath, kMinPieceKTiles>;
+        case kNarrowBN: return gemm::kRegisterOperandLaunchers<Rung, kNarrowBN, kPath, kMinPieceKTiles>;
+        default: return gemm::kRegisterOperandLaunchers<Rung, gemm::kWgmmaN, kPath, kMinPieceKTiles>;
+    }
 }
 
-// The kernel over K slices (a gemm::SliceLauncher), one block per SM; A and B K-major and aligned.
-template <int kBN>
-mm_status launch_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
-                        cudaStream_t stream) {
-    return gemm::launch_persistent(g, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
-                                   [&](auto aligned, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<kBN, decltype(aligned)::value, false>(g, s, blocks, out,
-                                                                                                  stream);
-                                   });
-}
+// Set by wgmma_tf32::force: a width for every product (0: the rule's), whether the K-major transposed path runs,
+// and whether a ragged last wave may be split.
+std::atomic<int> forced_width{0};
+std::atomic<bool> k_major_transpose{true};
+std::atomic<bool> split_tails{true};
 
-// C = A·B computed as its transpose B^T·A^T (a gemm::SliceLauncher over C = A·B itself), for A stored M x K, already
-// rounded to TF32, and B stored K x N, both as the copy engine takes them: B^T is the register operand, which the
-// consumers read from MN-major boxes in any order and round, and A^T the shared-memory operand, K-major as A lies.
-template <int kBN>
-mm_status launch_transposed_slices(const GemmArgs& g, int /*splits*/, int ktiles_per_split, gemm::SliceOutput out,
-                                   cudaStream_t stream) {
-    GemmArgs t = g;
-    t.M = g.N, t.N = g.M;
-    t.A = g.B, t.lda = g.ldb, t.op_a = MM_OP_T;
-    t.B = g.A, t.ldb = g.lda, t.op_b = MM_OP_T;
-    return gemm::launch_persistent(t, gemm::BlockShape{kBM, kBN, kBK}, ktiles_per_split, out,
-                                   [&](auto, const gemm::PersistentSchedule& s, int blocks) {
-                                       return launch_kernel<kBN, false, true>(t, s, blocks, out, stream);
-                                   });
-}
-
-// The width of the tiles for a kernel-oriented C of `rows` x `columns`, depth K, on `sms` SMs: the narrow tile
-// where it covers C's columns in at most three quarters of the wide tiles' width (a C of 64, 100 or 300 columns),
-// or where the wide tiles, even with K split to fill the SMs, run on fewer than half of them (a small C); the wide
-// one elsewhere, whose B tile feeds twice the MMAs. Where the two cover the columns alike and the wide tiles fill
-// the SMs through split-K, the narrow tile would take fewer slices over a deeper K each and run no faster.
+// True where the narrow tile serves a kernel-oriented C of `rows` x `columns`, depth K, on `sms` SMs, rather than
+// the wide one: where it covers C's columns in at most three quarters of the wide tiles' width (a C of 100 or 300
+// columns), or where the wide tiles, even with K split to fill the SMs, run on fewer than half of them (a small C).
+// Elsewhere the wide tile's B tile feeds twice the MMAs. Where the two cover the columns alike and the wide tiles
+// fill the SMs through split-K, the narrow tile would take fewer slices over a deeper K each and run no faster.
 bool narrow_tiles(int64_t rows, int64_t columns, int K, int sms) {
     const int64_t wide = tiles_of(columns, gemm::kWgmmaN), narrow = tiles_of(columns, kNarrowBN);
     const int64_t wide_tiles = tiles_of(rows, kBM) * wide;
@@ -315,17 +215,56 @@ bool narrow_tiles(int64_t rows, int64_t columns, int K, int sms) {
     return 4 * narrow * kNarrowBN <= 3 * wide * gemm::kWgmmaN || 2 * wide_units < sms;
 }
 
-// Runs g (kernel-oriented C of rows x columns) with the launcher of the chosen width, through split-K.
-mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, gemm::SliceLauncher narrow,
-                   gemm::SliceLauncher wide, cudaStream_t stream) {
-    const bool use_narrow = narrow_tiles(rows, columns, k.K, sms);
-    const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, use_narrow ? kNarrowBN : gemm::kWgmmaN);
-    return gemm::run_split_k(k, gemm::choose_tf32_splits(tiles, k.K, sms, 1), kBK, use_narrow ? narrow : wide, stream);
+// The width of the tiles for such a C. A small side (at most kMaxSmallSide columns): the narrowest width that covers
+// it, since one tile spans the columns at any width, and a narrower one does fewer padded MMAs and keeps more of
+// the large operand in flight (Width). Otherwise the narrow or the wide tile.
+int tile_width(int64_t rows, int64_t columns, int K, int sms) {
+    if (const int forced = forced_width.load()) return forced;
+    if (columns <= kMaxSmallSide) {
+        for (const int width : {8, 16, 24, 32})
+            if (columns <= width) return width;
+        return kMaxSmallSide;
+    }
+    return narrow_tiles(rows, columns, K, sms) ? kNarrowBN : gemm::kWgmmaN;
 }
 
-constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false>;
+// K slices for `tiles` tiles of `width` columns. A small side's tiles stream their large operand, and a slice adds
+// little beside it (its workspace, rows x width written and read, against rows x its K read), so they take the
+// count that shares the K tiles out most evenly over the SMs, with every slice at least 16 x width deep (the
+// workspace at most an eighth of the operand's bytes). Wider tiles split to fill one wave.
+int tile_splits(int64_t tiles, int width, int K, int sms) {
+    if (width <= kMaxSmallSide)
+        return gemm::choose_balanced_tf32_splits(tiles, K, sms, width * 16 > 256 ? width * 16 : 256);
+    return gemm::choose_tf32_splits(tiles, K, sms, 1);
+}
+
+// Runs g (C of rows x columns in the kernel's orientation) on path kPath: through split-K where its tiles take K
+// slices, else over whole tiles with a split tail.
+template <gemm::OperandPath kPath>
+mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
+    const int width = tile_width(rows, columns, k.K, sms);
+    const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, width);
+    const int splits = tile_splits(tiles, width, k.K, sms);
+    const gemm::RegisterOperandLaunchers l = launchers<kPath>(width);
+    if (splits > 1 || !split_tails.load()) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
+    return l.whole_tiles(k, stream);
+}
+
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false, false>;
 
 }  // namespace
+
+bool wgmma_tf32::is_width(int width) {
+    for (const int w : {8, 16, 24, 32, kMaxSmallSide, kNarrowBN, gemm::kWgmmaN})
+        if (width == w) return true;
+    return false;
+}
+
+void wgmma_tf32::force(int width, bool k_major, bool split_tail) {
+    forced_width = width;
+    k_major_transpose = k_major;
+    split_tails = split_tail;
+}
 
 // wgmma and the bulk tensor copies need a Hopper GPU and this file's sm_90a machine code.
 mm_status requires_wgmma() { return gemm::require_bulk_copy(gemm::machine_code_of<kRowMajorKernel>(), "wgmma_tf32"); }
@@ -336,18 +275,19 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer a_rows(stream, DeviceBuffer::Pool::kWorkspace), b_rows(stream, DeviceBuffer::Pool::kWorkspace);
     GemmArgs k = g;
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
-    // B stored K x N as the copy engine takes it, and A no larger than B or stored K x M (which the other path passes
-    // over as well): the transposed product, whose one pass rounds A (made K-major when stored K x M), since the
-    // tensor cores read it from shared memory; B is read as stored.
-    if (!b_t && gemm::bulk_copy_takes_rows(g.B, g.ldb) && (g.M <= g.N || !a_n)) {
+    const gemm::OperandPath path = gemm::register_operand_path(g, k_major_transpose.load());
+    // The transposed paths: one pass rounds A (made K-major when stored K x M), since the tensor cores read it from
+    // shared memory; B is read as stored.
+    if (path != gemm::OperandPath::kDirect) {
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, true, a_rows,
                                    "the rounded K-major copy of A", &k.A, &k.lda, stream));
         k.op_a = MM_OP_N;
-        return run_tf32(k, g.N, g.M, sms, &launch_transposed_slices<kNarrowBN>, &launch_transposed_slices<gemm::kWgmmaN>,
-                        stream);
+        return path == gemm::OperandPath::kTransposedMnMajor
+                   ? run_tf32<gemm::OperandPath::kTransposedMnMajor>(k, g.N, g.M, sms, stream)
+                   : run_tf32<gemm::OperandPath::kTransposedKMajor>(k, g.N, g.M, sms, stream);
     }
-    // Otherwise A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine takes it
-    // (its rounding happens in registers), else gathered K-major.
+    // The direct path: A and B as M x K and N x K, both with K along their rows. A as stored when the copy engine
+    // takes it (its rounding happens in registers), else gathered K-major.
     if (!a_n || !gemm::bulk_copy_takes_rows(g.A, g.lda))
         MM_TRY(gemm::gathered_copy(g.A, g.M, g.K, a_n ? g.lda : 1, a_n ? 1 : g.lda, false, a_rows,
                                    "the K-major copy of A", &k.A, &k.lda, stream));
@@ -357,5 +297,5 @@ mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream) {
                                "the rounded K-major copy of B", &k.B, &k.ldb, stream));
     k.op_a = MM_OP_N;
     k.op_b = MM_OP_T;
-    return run_tf32(k, g.M, g.N, sms, &launch_slices<kNarrowBN>, &launch_slices<gemm::kWgmmaN>, stream);
+    return run_tf32<gemm::OperandPath::kDirect>(k, g.M, g.N, sms, stream);
 }

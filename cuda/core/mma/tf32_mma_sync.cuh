@@ -24,12 +24,18 @@ __device__ __forceinline__ uint32_t to_tf32(float x) {
     return r;
 }
 
-// The A fragment of the 16 x 8 block whose rows start 16-byte aligned at `row_addr` for this lane: the shared-window
-// address of row (lane % 16), column 4 * (lane / 16) of the block, rows at any 16-byte multiple apart.
-__device__ __forceinline__ void ldmatrix_a_tf32(uint32_t (&a)[4], uint32_t row_addr) {
+// The A fragment of the 16 x 8 block whose rows start 16-byte aligned at `row_addr` for this lane, as raw fp32 bits:
+// the shared-window address of row (lane % 16), column 4 * (lane / 16) of the block, rows at any 16-byte multiple
+// apart.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&a)[4], uint32_t row_addr) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
                  : "r"(row_addr));
+}
+
+// The same fragment rounded to TF32.
+__device__ __forceinline__ void ldmatrix_a_tf32(uint32_t (&a)[4], uint32_t row_addr) {
+    ldmatrix_x4(a, row_addr);
 #pragma unroll
     for (int i = 0; i < 4; ++i) a[i] = to_tf32(__uint_as_float(a[i]));
 }

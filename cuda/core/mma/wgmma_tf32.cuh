@@ -1,6 +1,6 @@
-// Hopper warpgroup MMA on TF32 (device, sm_90a): wgmma.mma_async m64n256k8 and m64n128k8 with A from registers, and
-// m64n128k8 with A from shared memory, B from 128-byte-swizzled shared memory, their fences, and the register-budget
-// instruction of warp-specialised kernels.
+// Hopper warpgroup MMA on TF32 (device, sm_90a): wgmma.mma_async m64nNk8 with A from registers (N = 8, 16, 24, 32,
+// 64, 128, 256), and m64n128k8 with A from shared memory, B from 128-byte-swizzled shared memory, their fences, and
+// the register-budget instruction of warp-specialised kernels.
 //
 // A warpgroup (4 consecutive warps, the first a multiple of 4) issues one wgmma for a 64 x 256 x 8 product. TF32
 // wgmma reads B from shared memory K-major only (rows of K contiguous; the transposed form is for 16-bit types),
@@ -78,11 +78,16 @@ __device__ __forceinline__ void wgmma_wait() {
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 
-// The accumulator operands of inline wgmma: their names in the instruction (%0 to %63 for 64 columns, to %127 for
-// 128) and, for eight fp32 accumulators d[i] to d[i + 7], their read-write constraints.
+// The accumulator operands of inline wgmma: their names in the instruction (%0 to %n - 1 for n accumulators, n / 2
+// columns) and, for four or eight fp32 accumulators from d[i], their read-write constraints.
+#define MM_WGMMA_ACCUMULATORS_4 "%0, %1, %2, %3"
+#define MM_WGMMA_ACCUMULATORS_8 MM_WGMMA_ACCUMULATORS_4 ", %4, %5, %6, %7"
+#define MM_WGMMA_ACCUMULATORS_12 MM_WGMMA_ACCUMULATORS_8 ", %8, %9, %10, %11"
+#define MM_WGMMA_ACCUMULATORS_16 MM_WGMMA_ACCUMULATORS_12 ", %12, %13, %14, %15"
+#define MM_WGMMA_ACCUMULATORS_32                                                                           \
+    MM_WGMMA_ACCUMULATORS_16 ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define MM_WGMMA_ACCUMULATORS_64                                                                           \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                 \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                       \
+    MM_WGMMA_ACCUMULATORS_32 ", "                                                                          \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                       \
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
 #define MM_WGMMA_ACCUMULATORS_128                                                                          \
@@ -91,8 +96,8 @@ __device__ __forceinline__ void wgmma_wait() {
     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                       \
     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "           \
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-#define MM_WGMMA_F32_8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]),      \
-                          "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define MM_WGMMA_F32_4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define MM_WGMMA_F32_8(i) MM_WGMMA_F32_4(i), MM_WGMMA_F32_4(i + 4)
 
 // d = A·B + (accumulate ? d : 0) for a 64 x 256 x 8 step: A from this thread's fragment registers, B from its
 // descriptor.
@@ -125,6 +130,46 @@ __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], const uint3
         "}\n"
         : MM_WGMMA_F32_8(0), MM_WGMMA_F32_8(8), MM_WGMMA_F32_8(16), MM_WGMMA_F32_8(24), MM_WGMMA_F32_8(32), MM_WGMMA_F32_8(40), MM_WGMMA_F32_8(48), MM_WGMMA_F32_8(56)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)));
+}
+
+// A 64 x N x 8 step (N = 8 to 64) with A from this thread's fragment registers: SHAPE the instruction's shape, ACCS
+// the accumulators' names, A_REGS, B_DESC and PRED the names of the operands that follow them, and the variadic
+// arguments the accumulators' constraints.
+#define MM_WGMMA_TF32_REGISTER_A(SHAPE, ACCS, A_REGS, B_DESC, PRED, ...)                                    \
+    asm volatile("{\n"                                                                                      \
+                 ".reg .pred p;\n"                                                                          \
+                 "setp.ne.b32 p, " PRED ", 0;\n"                                                            \
+                 "wgmma.mma_async.sync.aligned." SHAPE ".f32.tf32.tf32 {" ACCS "}, {" A_REGS "}, " B_DESC  \
+                 ", p, 1, 1;\n"                                                                             \
+                 "}\n"                                                                                      \
+                 : __VA_ARGS__                                                                              \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc), "r"(int(accumulate)))
+
+// d = A·B + (accumulate ? d : 0) for a 64 x kN x 8 step with A from registers, for any width of a tile: kN / 2
+// accumulators per thread, laid out as for 256 columns, over kN / 8 column chunks.
+template <int kN>
+__device__ __forceinline__ void wgmma_tf32_step(float (&d)[kN / 2], const uint32_t (&a)[4], uint64_t b_desc,
+                                                bool accumulate) {
+    if constexpr (kN == 8) {
+        MM_WGMMA_TF32_REGISTER_A("m64n8k8", MM_WGMMA_ACCUMULATORS_4, "%4, %5, %6, %7", "%8", "%9", MM_WGMMA_F32_4(0));
+    } else if constexpr (kN == 16) {
+        MM_WGMMA_TF32_REGISTER_A("m64n16k8", MM_WGMMA_ACCUMULATORS_8, "%8, %9, %10, %11", "%12", "%13",
+                                 MM_WGMMA_F32_8(0));
+    } else if constexpr (kN == 24) {
+        MM_WGMMA_TF32_REGISTER_A("m64n24k8", MM_WGMMA_ACCUMULATORS_12, "%12, %13, %14, %15", "%16", "%17",
+                                 MM_WGMMA_F32_8(0), MM_WGMMA_F32_4(8));
+    } else if constexpr (kN == 32) {
+        MM_WGMMA_TF32_REGISTER_A("m64n32k8", MM_WGMMA_ACCUMULATORS_16, "%16, %17, %18, %19", "%20", "%21",
+                                 MM_WGMMA_F32_8(0), MM_WGMMA_F32_8(8));
+    } else if constexpr (kN == 64) {
+        MM_WGMMA_TF32_REGISTER_A("m64n64k8", MM_WGMMA_ACCUMULATORS_32, "%32, %33, %34, %35", "%36", "%37",
+                                 MM_WGMMA_F32_8(0), MM_WGMMA_F32_8(8), MM_WGMMA_F32_8(16), MM_WGMMA_F32_8(24));
+    } else if constexpr (kN == 128) {
+        wgmma_m64n128k8_tf32(d, a, b_desc, accumulate);
+    } else {
+        static_assert(kN == kWgmmaN, "a width with an instruction above");
+        wgmma_m64n256k8_tf32(d, a, b_desc, accumulate);
+    }
 }
 
 // A 64 x 128 x 8 step with both operands in shared memory (descriptors as for B above; A's 64 rows K-major like

@@ -23,6 +23,18 @@ int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm) {
     return for_occupancy > for_accuracy ? for_occupancy : for_accuracy;
 }
 
+int choose_balanced_tf32_splits(int64_t tiles, int K, int sms, int min_slice_k) {
+    const int64_t most = K / min_slice_k < kSplitKPolicy.max_splits ? K / min_slice_k : kSplitKPolicy.max_splits;
+    // The busiest SM's share of a tile's K tiles with s slices is waves(s) / s; s is taken over the count so far
+    // where its share is smaller by more than a thirty-second.
+    const auto waves = [&](int64_t s) { return (tiles * s + sms - 1) / sms; };
+    int64_t best = 1;
+    for (int64_t s = 2; s <= most; ++s)
+        if (32 * waves(s) * best < 31 * waves(best) * s) best = s;
+    const int64_t for_accuracy = (int64_t(K) + kTf32MaxChainK - 1) / kTf32MaxChainK;
+    return int(best > for_accuracy ? best : for_accuracy);
+}
+
 namespace {
 
 std::atomic<bool> cluster_sums_allowed{true};

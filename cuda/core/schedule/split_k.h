@@ -32,6 +32,13 @@ inline constexpr int kTf32MaxChainK = 16384;
 // kTf32MaxChainK.
 int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm);
 
+// Slices for a TF32 tensor-core kernel of one block per SM whose slices cost little beside its operands (a
+// streaming product's): the count whose units share the K tiles out most evenly, that is with the fewest on the
+// busiest SM (ceil(tiles x splits / sms) / splits of a tile's K), every slice at least min_slice_k deep; the fewest
+// slices where more would take less than a thirty-second off the busiest SM; and at least enough for
+// kTf32MaxChainK.
+int choose_balanced_tf32_splits(int64_t tiles, int K, int sms, int min_slice_k);
+
 // Where each slice writes its product (not accumulated): slice z at base + z * slice_stride, leading dimension ld.
 struct SliceOutput {
     float* base;

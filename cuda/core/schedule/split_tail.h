@@ -38,10 +38,11 @@ inline PersistentSchedule split_tail(PersistentSchedule s, int blocks, int min_p
 // A persistent launch over g's whole tiles of `tile` (one K slice) into C, its ragged last wave in K pieces at least
 // min_piece_ktiles deep where split_tail finds that shorter: calls launch(aligned, schedule, blocks, pieces), with
 // aligned a std::bool_constant (whether C's rows take vector stores) and pieces the workspace the kernel writes the
-// tail's pieces to (nullptr when the tail is not split), then sums the pieces into C.
+// tail's pieces to (nullptr when the tail is not split), then sums the pieces into C. transposed: g is C's
+// transpose (its C and ldc C's own), and the kernel writes each piece as C's tile (launch_tail_reduce).
 template <class Launch>
 mm_status launch_persistent_split_tail(const GemmArgs& g, BlockShape tile, int min_piece_ktiles, cudaStream_t stream,
-                                       Launch&& launch) {
+                                       Launch&& launch, bool transposed = false) {
     PersistentSchedule s = persistent_schedule(g, tile.m, tile.n, tile.k, int(tiles_of(g.K, tile.k)));
     int blocks = 0;
     MM_TRY(persistent_blocks(s, &blocks));
@@ -52,7 +53,8 @@ mm_status launch_persistent_split_tail(const GemmArgs& g, BlockShape tile, int m
                                "the pieces of the last wave's tiles"));
     MM_TRY(with_alignment(rows_aligned16(g.C, g.ldc),
                           [&](auto aligned) { return launch(aligned, s, blocks, pieces.data()); }));
-    return s.tail_splits > 1 ? launch_tail_reduce(pieces.data(), s, tile.m, tile.n, g.C, g.ldc, stream) : MM_OK;
+    return s.tail_splits > 1 ? launch_tail_reduce(pieces.data(), s, tile.m, tile.n, g.C, g.ldc, stream, transposed)
+                             : MM_OK;
 }
 
 }  // namespace gemm
