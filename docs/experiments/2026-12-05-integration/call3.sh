@@ -2,8 +2,8 @@
 # Device call 3 of the integration record, after call 2's precision table is committed on next and its library
 # rebuilt here: run from main's checkout with .gitcarry/repo.bundle (made after that commit, holding next),
 # .gitcarry/s8/lib_next.so.gz (that commit's library) and .whl (asv's wheels) carried. asv of next's head, the
-# grid suite and the kernels suite, which the landing commits; and the host patterns of both packages (issue 34),
-# whose worst calls asv tracks. The regression gate runs here afterwards, against main's last results:
+# grid suite and the kernels suite, whose results the landing commits. The regression gate runs here afterwards,
+# against main's last results:
 #   python3 -m tools.regressions BASE NEXT --results-dir results/asv --exact --threshold 0.03
 export OUT=${OUT:-/tmp/out}
 source tools/device_env.sh  # restores the history from the bundle
