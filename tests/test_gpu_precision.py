@@ -2,7 +2,7 @@
 kernel their table names for the shape, which shows in results bitwise equal to that kernel's on the same inputs
 (on GPU arrays: the host path multiplies panels of rows, each dispatched on its own shape): the tensor-core kernel
 from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below (for fp32 accuracy, pairwise where
-C is small and K neither one chain nor long); the fp32-accurate dispatcher keeps its accuracy contract on the
+C is small and K neither one chain nor long, and on panels that best runs on tiles); the fp32-accurate dispatcher keeps its accuracy contract on the
 report's accuracy shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
 determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
 import re
@@ -28,22 +28,39 @@ def constant(name, source="precision_table.h"):
     return {"INFINITY": float("inf"), "INT_MAX": 2**31 - 1}.get(value) or float(value)
 
 
+def best_streams_small_side(M, N):
+    """best's small-side rule (best::streams_small_side) for the shapes here: a side of at most 16 streams (the
+    skinny kernel takes it in any layout, and kSkinnyMaxRows and kSkinnyMaxColumns are 16 to 24), one past 24 does
+    not (nor does the bulk mainloop take it); between, the layout and the GPU decide, which no shape here asks."""
+    side = min(M, N)
+    assert not 16 < side <= 24, f"{M} x {N}: a small side that this mirror of best's rule does not follow"
+    assert all(16 <= constant(name, "best_table.h") <= 24 for name in ("kSkinnyMaxRows", "kSkinnyMaxColumns"))
+    return side <= 16
+
+
 def fp32_ffma_kernel(M, N, K):
     """best_fp32_accurate's choice off the tensor cores: pairwise for a small C with no short side, over a K neither
-    short nor long."""
-    small_c = M * N <= constant("kShortChainsMaxMnPerSm", "by_precision.cu") * matmul_opt.device_info().sm_count
-    small_c = small_c and min(M, N) * constant("kPanelMinAspect", "best.h") > max(M, N)
-    in_range = constant("kShortChainsMinK", "by_precision.cu") <= K < constant("kLongKMin", "best_table.h")
-    return "pairwise" if small_c and in_range else "best"
+    short nor long, and for a panel that best runs on tiles, of few outputs per SM, over a K past one fold and short
+    of the long-K rule."""
+    outputs_per_sm = M * N / matmul_opt.device_info().sm_count
+    below_long_k = K < constant("kLongKMin", "best_table.h")
+    if min(M, N) * constant("kPanelMinAspect", "best.h") > max(M, N):
+        small_c = outputs_per_sm <= constant("kShortChainsMaxMnPerSm", "by_precision.cu")
+        mid_k = constant("kShortChainsMinK", "by_precision.cu") <= K and below_long_k
+        return "pairwise" if small_c and mid_k else "best"
+    panel = (outputs_per_sm <= constant("kPanelChainsMaxMnPerSm", "by_precision.cu") and below_long_k
+             and K >= constant("kPanelChainsMinK", "by_precision.cu") and not best_streams_small_side(M, N))
+    return "pairwise" if panel else "best"
 
 
 DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), constant("kTf32MinOperandFlopsPerByte"),
                               1),
                "best_fp32_accurate": ("wgmma_3xtf32", constant("kFp32AccurateMinFlopsPerByte"),
                                       constant("kFp32AccurateMinOperandFlopsPerByte"), constant("kFp32AccurateMinK"))}
-# From memory-bound to compute-bound, K from short to long, and a short side of C at a high intensity.
+# From memory-bound to compute-bound, K from short to long, a short side of C at a high intensity, and panels of
+# few rows and of few columns (up to 32 and past it) over K within one fold and past it.
 SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048),
-          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (64, 3000, 1000)]
+          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (64, 3000, 1000), (3000, 28, 900), (2500, 45, 60)]
 
 
 def expected_kernel(dispatcher, M, N, K):

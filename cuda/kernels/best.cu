@@ -272,9 +272,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     if (t == nullptr) return MM_ERR_CUDA;
     const int64_t mn_per_sm = int64_t(g.M) * g.N / sms;
     const int small_side = g.M < g.N ? g.M : g.N, large_side = g.M < g.N ? g.N : g.M;
-    const bool small_side_streams =
-        (small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) && skinny::takes(g)) ||
-        skinny::streams_in_bulk(g, sms);
+    const bool small_side_streams = best::streams_small_side(g, sms);
     // A small side against a large side past longk's tile is the skinny kernel's at any K: the operand that side
     // leaves large dominates the bytes, whatever C's size per SM.
     if (const ConfigDesc* long_k = long_k_choice(*t, g, mn_per_sm);
@@ -420,6 +418,13 @@ std::atomic<int> forced_splits{1};
 }  // namespace
 
 namespace best {
+
+bool streams_small_side(const GemmArgs& g, int sms) {
+    const int small_side = g.M < g.N ? g.M : g.N;
+    return (small_side <= (g.M <= g.N ? best_table::kSkinnyMaxRows : best_table::kSkinnyMaxColumns) &&
+            skinny::takes(g)) ||
+           skinny::streams_in_bulk(g, sms);
+}
 
 int config_count() { return kCatalogueSize; }
 

@@ -1,4 +1,5 @@
-// best's configurations and the override of its choice, for the tuner's C entry points (api/tuning.cu).
+// best's shape rules that other dispatchers ask (by_precision.cu), its configurations and the override of its choice,
+// for the tuner's C entry points (api/tuning.cu).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,11 @@ inline constexpr int kPanelMinAspect = 4;
 inline bool has_short_side(int64_t M, int64_t N) {
     return (M < N ? M : N) * kPanelMinAspect <= (M < N ? N : M);
 }
+
+// Whether best's small-side rule gives g to the skinny kernel: a small side of at most best_table's kSkinnyMaxRows
+// rows or kSkinnyMaxColumns columns that the kernel takes, or one its bulk mainloop streams on sms SMs. (A long K
+// over a C that one longk tile covers goes to the long-K rule first.)
+bool streams_small_side(const GemmArgs& g, int sms);
 
 // The configurations best chooses among, in a fixed order (the tuner's indices).
 int config_count();

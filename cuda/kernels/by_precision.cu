@@ -21,9 +21,12 @@
 // fp32's errors are those of shallow K slices, smaller than best's. There (a C of at most
 // kShortChainsMaxMnPerSm outputs per SM and no short side, over a K longer than one run of pairwise's order and
 // shorter than best's long-K rule, which spreads K over every SM in short slices of its own) the class runs
-// pairwise, whose sums are chains of a few additions. A C with a short side (best's panels and skinny products)
-// stays with best: its products stream the large operand or run tiles fitted to the short side, faster than
-// pairwise's square ones, and cuBLAS does not always split their K (docs/experiments/2026-12-03-pairwise.md).
+// pairwise, whose sums are chains of a few additions. A C with a short side that best streams (the skinny kernel,
+// whose sums are folded) stays with best. A panel that best runs on tiles sums K in a chain per K slice, and cuBLAS
+// cuts such panels into more slices than best's split-K rule does (1.1 to 1.7x best's error against cuBLAS's where
+// measured: docs/experiments/2026-12-03-ozaki-rung.md): there (a panel of at most kPanelChainsMaxMnPerSm outputs per
+// SM, over a K past one fold of pairwise's panel order and short of best's long-K rule) the class runs pairwise,
+// which gives a panel best's panel tiles and folds each output's sum every 64 k.
 // Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
 // products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight
 // INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
@@ -89,13 +92,25 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 constexpr int64_t kShortChainsMaxMnPerSm = 2048;
 constexpr int kShortChainsMinK = 5;
 
-// best, or pairwise where g is such a product.
+// Where best's panels lose accuracy against cuBLAS fp32's finer K slices: up to about twice the outputs per SM of the
+// largest panel measured past the contract (100 x 11008 on 132 SMs), and from a K longer than one fold of pairwise's
+// panel order (up to which its order and a loop's are one chain).
+constexpr int64_t kPanelChainsMaxMnPerSm = 16384;
+constexpr int kPanelChainsMinK = 65;
+
+// best, or pairwise where g is one of the products above.
 mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    const bool small_c = int64_t(g.M) * g.N <= kShortChainsMaxMnPerSm * sms;
-    const bool mid_k = g.K >= kShortChainsMinK && g.K < best_table::kLongKMin;
-    if (small_c && !best::has_short_side(g.M, g.N) && mid_k) return launch_pairwise(g, stream);
+    const int64_t outputs = int64_t(g.M) * g.N;
+    const bool below_long_k = g.K < best_table::kLongKMin;
+    if (!best::has_short_side(g.M, g.N)) {
+        const bool small_c = outputs <= kShortChainsMaxMnPerSm * sms;
+        if (small_c && g.K >= kShortChainsMinK && below_long_k) return launch_pairwise(g, stream);
+    } else if (outputs <= kPanelChainsMaxMnPerSm * sms && g.K >= kPanelChainsMinK && below_long_k &&
+               !best::streams_small_side(g, sms)) {
+        return launch_pairwise(g, stream);
+    }
     return launch_best(g, stream);
 }
 

@@ -14,19 +14,30 @@
 // are those of K split into shallow slices (docs/experiments/2026-12-03-summation-order.md, which emulates this
 // order on the CPU); this rung's chains are shorter still, so that its error is within cuBLAS fp32's at every K.
 //
+// A C with a short side (best::has_short_side: a panel) runs on a panel tile instead, with a cheaper order: the
+// 64 x 64 tile is mostly empty on a few dozen rows, and five sets of accumulators would halve the occupancy of the
+// tiles that fit a panel. Each thread keeps one accumulator per output, added into a running total every
+// kPanelFoldTiles K tiles (PairwiseChunkOrder with one way: a fold), and K is cut into slices of at most
+// kPanelMaxSliceK. The longest chains are then kPanelFoldTiles x 16 within a fold, kPanelMaxSliceK / 64 across a
+// slice's folds and log2(slices) across slices: a few dozen additions where a loop makes K.
+//
 // Composition: the cp.async FFMA kernel (core/mainloop/cp_async_ffma.cuh) with its Order part, under the split-K
 // schedule (core/schedule/split_k.h) with the pairwise reduction.
 //
-// Changes vs splitk: 4 interleaved accumulators and a running total per output instead of one accumulator; slices
-// of at most kMaxSliceK even where the tiles fill the GPU; the slices added pairwise instead of in order; two blocks
-// per SM instead of five, so that the five sets of accumulators fit the registers.
+// Changes vs splitk: 4 interleaved accumulators and a running total per output instead of one accumulator (on a
+// panel, one accumulator and a running total); slices of at most kMaxSliceK (kPanelMaxSliceK) even where the tiles
+// fill the GPU; the slices added pairwise instead of in order; two blocks per SM instead of five, so that the five
+// sets of accumulators fit the registers (on a panel, four blocks, as best's panel tiles).
 //
-// Tile: 64 x 64 x 16, 4 warps of 32 x 32 (4 x 8 outputs per thread, as splitk's), 4 stages, two blocks per SM.
+// Tiles: 64 x 64 x 16, 4 warps of 32 x 32 (4 x 8 outputs per thread, as splitk's), 4 stages, two blocks per SM.
 // Fewer outputs per thread would fit more blocks, but would load more shared memory per FMA, which bounds this
-// kernel more than its occupancy does.
+// kernel more than its occupancy does. Panels: best's panel tiles of the same warps, 32 x 128 for few rows, 128 x 32
+// for up to 32 columns and 64 x 64 past that (the fastest of the three in the tuner's panel sweep), four blocks per
+// SM, a fold every 4 K tiles (64 k).
 #include "core/device.h"
 #include "core/mainloop/cp_async_ffma.cuh"
 #include "core/schedule/split_k.h"
+#include "kernels/best.h"
 
 namespace {
 
@@ -38,19 +49,44 @@ using Order = gemm::PairwiseChunkOrder<4, 4, 2>;
 constexpr int kMaxSliceK = 512;
 constexpr int64_t kMaxWorkspaceBytes = int64_t(1) << 29;
 
-}  // namespace
+// Panels: tiles for few rows, few columns up to kPanelNarrowColumns, and more columns; one accumulator folded every
+// kPanelFoldTiles K tiles; slices of at most kPanelMaxSliceK.
+constexpr gemm::FfmaTile panel_tile(int m, int n) {
+    return {.block = {m, n, 16}, .warp = {32, 32}, .stages = 4, .fma_order = gemm::FmaOrder::kSerpentine,
+            .min_blocks_per_sm = 4};
+}
+constexpr gemm::FfmaTile kFewRowsTile = panel_tile(32, 128);
+constexpr gemm::FfmaTile kNarrowColumnsTile = panel_tile(128, 32);
+constexpr gemm::FfmaTile kFewColumnsTile = panel_tile(64, 64);
+constexpr int kPanelNarrowColumns = 32;
+constexpr int kPanelFoldTiles = 4;
+using PanelOrder = gemm::PairwiseChunkOrder<1, 16, kPanelFoldTiles>;
+constexpr int kPanelMaxSliceK = 4096;
 
-// Registry entry point: every shape, in slices of at most kMaxSliceK where the workspace allows.
-mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream) {
-    int sms = 0;
-    MM_TRY(gemm::sm_count(&sms));
-    const int64_t tiles = gemm::output_tiles(g, kTile.block);
-    int64_t splits = gemm::choose_splits(tiles, g.K, sms, kTile.min_blocks_per_sm);
-    const int64_t for_accuracy = (int64_t(g.K) - 1) / kMaxSliceK + 1;
+// g on kShape over as many slices as fill the GPU, at least enough that none is deeper than max_slice_k, within
+// the workspace bound; the slices added pairwise.
+template <gemm::FfmaTile kShape, class SumOrder>
+mm_status launch_in_slices(const GemmArgs& g, int max_slice_k, int sms, cudaStream_t stream) {
+    const int64_t tiles = gemm::output_tiles(g, kShape.block);
+    int64_t splits = gemm::choose_splits(tiles, g.K, sms, kShape.min_blocks_per_sm);
+    const int64_t for_accuracy = (int64_t(g.K) - 1) / max_slice_k + 1;
     if (splits < for_accuracy) splits = for_accuracy;
     const int64_t slab_bytes = int64_t(g.M) * padded_ld(g.N) * int64_t(sizeof(float));
     const int64_t affordable = kMaxWorkspaceBytes / slab_bytes;
     if (splits > affordable) splits = affordable < 1 ? 1 : affordable;
-    return gemm::run_split_k(g, int(splits), kTile.block.k, &gemm::cp_async_ffma::launch_slices<kTile, Order>, stream,
-                             gemm::ReduceOrder::kPairwise);
+    return gemm::run_split_k(g, int(splits), kShape.block.k, &gemm::cp_async_ffma::launch_slices<kShape, SumOrder>,
+                             stream, gemm::ReduceOrder::kPairwise);
+}
+
+}  // namespace
+
+// Registry entry point: every shape, a panel on a panel tile, in slices of bounded depth where the workspace allows.
+mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    if (!best::has_short_side(g.M, g.N)) return launch_in_slices<kTile, Order>(g, kMaxSliceK, sms, stream);
+    if (g.M < g.N) return launch_in_slices<kFewRowsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
+    if (g.N <= kPanelNarrowColumns)
+        return launch_in_slices<kNarrowColumnsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
+    return launch_in_slices<kFewColumnsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
 }

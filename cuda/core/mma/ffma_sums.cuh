@@ -30,10 +30,11 @@ struct SequentialOrder {
 // r mod kWays; every kChunkTiles K tiles the accumulators are added pairwise ((0 + 1) + (2 + 3)) into a running
 // total and start again from zero. So the chains are kChunkTiles BK / kWays long within a chunk and K / (kChunkTiles
 // BK) across chunks, instead of K; and a K of at most kRunK stays one chain of fused multiply-adds, as a loop's
-// (splitting it into separately rounded products would add error). kWays + 1 sets of accumulators per thread.
+// (splitting it into separately rounded products would add error). kWays + 1 sets of accumulators per thread; with
+// kWays = 1 the order is a fold: one accumulator, added into the total every kChunkTiles K tiles, two sets.
 template <int kWays, int kRunK, int kChunkTiles>
 struct PairwiseChunkOrder {
-    static_assert(kWays == 2 || kWays == 4, "pairwise folds of 2 or 4 accumulators");
+    static_assert(kWays == 1 || kWays == 2 || kWays == 4, "a fold of 1 accumulator, or pairwise folds of 2 or 4");
     static_assert(kRunK >= 1 && kChunkTiles >= 1);
 
     template <class Warp>
@@ -64,7 +65,9 @@ struct PairwiseChunkOrder {
             for (int r = 0; r < Warp::kTM; ++r)
 #pragma unroll
                 for (int c = 0; c < Warp::kTN; ++c) {
-                    if constexpr (kWays == 2)
+                    if constexpr (kWays == 1)
+                        total[r][c] += part[0][r][c];
+                    else if constexpr (kWays == 2)
                         total[r][c] += part[0][r][c] + part[1][r][c];
                     else
                         total[r][c] += (part[0][r][c] + part[1][r][c]) + (part[2][r][c] + part[3][r][c]);
