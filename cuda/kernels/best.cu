@@ -322,9 +322,8 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
 mm_status launch_choice(const GemmArgs& g, const Choice& c, int sms, cudaStream_t stream) {
     if (g.op_a == MM_OP_N && g.op_b == MM_OP_T && !c.config->reads_op_t_b) {
         DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
-        GemmArgs n = g;
-        MM_TRY(gemm::transposed_copy(g.B, g.ldb, g.K, g.N, b_rows, "the workspace of op(B)", &n.B, &n.ldb, stream));
-        n.op_b = MM_OP_N;
+        GemmArgs n{};
+        MM_TRY(gemm::with_b_in_rows(g, b_rows, &n, stream));
         Choice nc{};
         MM_TRY(choose(n, sms, &nc));
         return gemm::launch_config(*nc.config, n, nc.splits, stream);

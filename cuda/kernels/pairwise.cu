@@ -19,7 +19,8 @@
 // tiles that fit a panel. Each thread keeps one accumulator per output, added into a running total every
 // kPanelFoldTiles K tiles (PairwiseChunkOrder with one way: a fold), and K is cut into slices of at most
 // kPanelMaxSliceK. The longest chains are then kPanelFoldTiles x 16 within a fold, kPanelMaxSliceK / 64 across a
-// slice's folds and log2(slices) across slices: a few dozen additions where a loop makes K.
+// slice's folds and log2(slices) across slices: a few dozen additions where a loop makes K. A panel whose B is stored
+// N x K (a linear layer's weight) is read through one transposing pass over B, as best reads it for the same tiles.
 //
 // Composition: the cp.async FFMA kernel (core/mainloop/cp_async_ffma.cuh) with its Order part, under the split-K
 // schedule (core/schedule/split_k.h) with the pairwise reduction.
@@ -35,6 +36,7 @@
 // for up to 32 columns and 64 x 64 past that (the fastest of the three in the tuner's panel sweep), four blocks per
 // SM, a fold every 4 K tiles (64 k).
 #include "core/device.h"
+#include "core/layout/rearrange.h"
 #include "core/mainloop/cp_async_ffma.cuh"
 #include "core/schedule/split_k.h"
 #include "kernels/best.h"
@@ -78,15 +80,27 @@ mm_status launch_in_slices(const GemmArgs& g, int max_slice_k, int sms, cudaStre
                              stream, gemm::ReduceOrder::kPairwise);
 }
 
+// A panel on the panel tile for its shape; with B stored N x K (op_a = N, op_b = T), on B transposed once, as best
+// runs its panel tiles there.
+mm_status launch_panel(const GemmArgs& g, int sms, cudaStream_t stream) {
+    if (g.op_a == MM_OP_N && g.op_b == MM_OP_T) {
+        DeviceBuffer b_rows(stream, DeviceBuffer::Pool::kWorkspace);
+        GemmArgs n{};
+        MM_TRY(gemm::with_b_in_rows(g, b_rows, &n, stream));
+        return launch_panel(n, sms, stream);
+    }
+    if (g.M < g.N) return launch_in_slices<kFewRowsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
+    if (g.N <= kPanelNarrowColumns)
+        return launch_in_slices<kNarrowColumnsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
+    return launch_in_slices<kFewColumnsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
+}
+
 }  // namespace
 
 // Registry entry point: every shape, a panel on a panel tile, in slices of bounded depth where the workspace allows.
 mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    if (!best::has_short_side(g.M, g.N)) return launch_in_slices<kTile, Order>(g, kMaxSliceK, sms, stream);
-    if (g.M < g.N) return launch_in_slices<kFewRowsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
-    if (g.N <= kPanelNarrowColumns)
-        return launch_in_slices<kNarrowColumnsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
-    return launch_in_slices<kFewColumnsTile, PanelOrder>(g, kPanelMaxSliceK, sms, stream);
+    if (best::has_short_side(g.M, g.N)) return launch_panel(g, sms, stream);
+    return launch_in_slices<kTile, Order>(g, kMaxSliceK, sms, stream);
 }

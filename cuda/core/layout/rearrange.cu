@@ -169,6 +169,12 @@ mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols
     return gathered_copy(X, rows, cols, 1, ld, false, workspace, what, out, ld_out, stream);
 }
 
+mm_status with_b_in_rows(const GemmArgs& g, DeviceBuffer& rows, GemmArgs* n, cudaStream_t stream) {
+    *n = g;
+    n->op_b = MM_OP_N;
+    return transposed_copy(g.B, g.ldb, g.K, g.N, rows, "the workspace of op(B)", &n->B, &n->ldb, stream);
+}
+
 mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta, float* C, int64_t ldc, int64_t rows,
                            int64_t cols, cudaStream_t stream) {
     if (rows == 0 || cols == 0) return MM_OK;

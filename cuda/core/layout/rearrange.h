@@ -33,6 +33,11 @@ mm_status launch_tf32_split_gather(const float* src, int64_t rows, int64_t cols,
 mm_status transposed_copy(const float* X, int64_t ld, int64_t rows, int64_t cols, DeviceBuffer& workspace,
                           const char* what, const float** out, int64_t* ld_out, cudaStream_t stream);
 
+// The N·N problem of g (op_a = N, op_b = T: B stored N x K, a linear layer's weight) with op(B) copied row-major into
+// `rows` (allocated on `stream`): for the FFMA tiles, whose element-wise transposing copies of every B tile measure
+// slower than this one pass (docs/experiments/2026-12-01-native-op-t.md).
+mm_status with_b_in_rows(const GemmArgs& g, DeviceBuffer& rows, GemmArgs* n, cudaStream_t stream);
+
 // C = alpha * P + beta * C over rows x cols, in place. P may be null (no product term: C = beta * C); beta = 0
 // writes without reading C, so whatever C held (NaN included) does not show through, as in BLAS.
 mm_status launch_scale_add(const float* P, int64_t ldp, float alpha, float beta, float* C, int64_t ldc, int64_t rows,
