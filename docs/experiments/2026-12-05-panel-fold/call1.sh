@@ -4,7 +4,8 @@
 # baseline) carried. pairwise's GPU tests (its panels among them), the dispatcher's and the generic ones over
 # pairwise, with the four sanitizers over pairwise beside them (the driver's panels take all three panel tiles); then
 # the speed of best_fp32_accurate, pairwise and best beside cuBLAS fp32 on the grid's and held-out shapes whose choice
-# changes, next's library against the branch's in alternating processes (3 rounds), and the errors there.
+# changes, next's library against the branch's in alternating processes (3 rounds), and the errors there and on
+# two panels past the rule's bound.
 export OUT=${OUT:-/tmp/out}
 D=docs/experiments/2026-12-05-panel-fold
 mkdir -p /tmp/pf && tar xzf .gitcarry/s9/pf.tgz -C /tmp/pf
@@ -33,6 +34,8 @@ for k in best_fp32_accurate pairwise; do
     python3 docs/experiments/2026-12-03-fold-and-narrow/ab_table.py $L/call1-speed.jsonl $k cublas next fold \
         > $L/call1-speed-$k.txt; cat $L/call1-speed-$k.txt; done
 tar czf $OUT/logs.tgz $D/logs
-step errors timeout 120 python3 $D/errors.py $SHAPES > $L/call1-errors.txt 2>&1
+# The ten shapes, and two panels past the rule's bound (65000 and 60600 outputs per SM), where best stays: whether
+# cuBLAS cuts their K deeper than best too, which would argue for a wider bound.
+step errors timeout 150 python3 $D/errors.py $SHAPES 300x28672x4096 200x40000x2000 > $L/call1-errors.txt 2>&1
 cat $L/call1-errors.txt
 tar czf $OUT/logs.tgz $D/logs
