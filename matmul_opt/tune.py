@@ -34,7 +34,8 @@ log ratios), set halfway (geometrically) between the neighbouring intensities. b
 from which wgmma_3xtf32's error was within matmul_opt.accuracy.FP32_ACCURATE_CONTRACT at every larger K measured
 (256 x K x 256, both input kinds, against cuBLAS fp32), and chooses between its two 3xTF32 kernels by C's smaller
 side: wgmma_3xtf32_register_split up to the largest side of the sweep up to which it beat wgmma_3xtf32 at every
-shape (kRegisterSplitMaxSide); its intensity thresholds are those of that choice. On the tensor cores that class
+shape (kRegisterSplitMaxSide) and from the K from which its own error was within the contract at every larger K
+measured (kRegisterSplitMinK); its intensity thresholds are those of that choice. On the tensor cores that class
 runs ozaki_int8 instead of its 3xTF32 kernels from a FLOPs count and a K, both reached: the ozaki sweep times it
 against wgmma_3xtf32 on large products whose FLOPs and K vary apart, each after seconds of its own launches (the GPU
 at its power limit, as long runs see it), and the pair of bounds is chosen as the intensities are.
@@ -58,7 +59,7 @@ import numpy as np
 
 from ._library import check, library
 from .accuracy import FP32_ACCURATE_CONTRACT
-from .api import benchmark, device_info
+from .api import benchmark, device_info, kernel_available
 from .report import DEFAULT_REST_S, DEFAULT_SUSTAINED_S, accuracy_over_k, time_sustained
 from .shape_grid import bytes_moved, flops
 
@@ -191,9 +192,9 @@ def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
 
 
 def measure_accuracy() -> dict[str, dict[str, dict[int, float]]]:
-    """The fp32-accurate tensor-core kernel's and cuBLAS fp32's errors over K (report.accuracy_over_k)."""
-    return accuracy_over_k([TENSOR_KERNELS["fp32_accurate"], ACCURACY_BASELINE], PRECISION_ACCURACY_KS,
-                           np.random.default_rng())
+    """The fp32-accurate tensor-core kernels' and cuBLAS fp32's errors over K (report.accuracy_over_k)."""
+    kernels = [TENSOR_KERNELS["fp32_accurate"]] + ([REGISTER_SPLIT] if kernel_available(REGISTER_SPLIT) else [])
+    return accuracy_over_k(kernels + [ACCURACY_BASELINE], PRECISION_ACCURACY_KS, np.random.default_rng())
 
 
 def fastest(row: dict) -> str:
@@ -359,23 +360,25 @@ def register_split_max_side(measurements: list[dict]) -> int:
                        lambda row: row["ms"][REGISTER_SPLIT] < row["ms"][other])
 
 
-def fp32_accurate_choice(measurements: list[dict], max_side: int) -> list[dict]:
+def fp32_accurate_choice(measurements: list[dict], max_side: int, min_k: int | str = 1) -> list[dict]:
     """The precision rows with the time of the class's tensor-core choice as FP32_ACCURATE_CHOICE: the register-split
-    kernel where C's smaller side is at most max_side, the other kernel elsewhere."""
+    kernel where C's smaller side is at most max_side and K at least min_k (INT_MAX: never), the other kernel
+    elsewhere."""
     other = TENSOR_KERNELS["fp32_accurate"]
+    least_k = 2**31 - 1 if min_k == "INT_MAX" else min_k
 
     def chosen(row):
-        return REGISTER_SPLIT if min(row["M"], row["N"]) <= max_side and REGISTER_SPLIT in row["ms"] else other
+        takes = min(row["M"], row["N"]) <= max_side and row["K"] >= least_k
+        return REGISTER_SPLIT if takes and REGISTER_SPLIT in row["ms"] else other
     return [dict(row, ms={**row["ms"], FP32_ACCURATE_CHOICE: row["ms"][chosen(row)]}) for row in measurements]
 
 
-def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]]) -> int | str:
-    """The least K measured from which the fp32-accurate tensor-core kernel's error is within FP32_ACCURATE_CONTRACT
-    of cuBLAS fp32's at every larger K measured, on every input kind; INT_MAX where the largest K fails or nothing
-    was measured."""
-    kernel = TENSOR_KERNELS["fp32_accurate"]
+def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]], kernel: str = TENSOR_KERNELS["fp32_accurate"]
+                   ) -> int | str:
+    """The least K measured from which `kernel`'s error is within FP32_ACCURATE_CONTRACT of cuBLAS fp32's at every
+    larger K measured, on every input kind; INT_MAX where the largest K fails or the kernel was not measured."""
     least: int | str = "INT_MAX"
-    for k in sorted({k for by_kernel in accuracy.values() for k in by_kernel[kernel]}, reverse=True):
+    for k in sorted({k for by_kernel in accuracy.values() for k in by_kernel.get(kernel, {})}, reverse=True):
         if not all(by_kernel[kernel][k] <= FP32_ACCURATE_CONTRACT[kind] * by_kernel[ACCURACY_BASELINE][k]
                    for kind, by_kernel in accuracy.items()):
             break
@@ -394,6 +397,7 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
     {input kind: {kernel: {K: error}}})."""
     of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
     skinny = of("skinny")
+    register_split_min_k = accurate_min_k(integer_ks(accuracy or {}), REGISTER_SPLIT)
     short_k = table_rows(of("short_k"), sms)
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
@@ -402,15 +406,18 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
-            "precision": precision_thresholds(of("precision")),
+            "precision": precision_thresholds(of("precision"), register_split_min_k),
             "register_split_max_side": register_split_max_side(of("precision")),
             "ozaki": ozaki_bounds(of("ozaki")),
-            "accurate_min_k": accurate_min_k(integer_ks(accuracy or {}))}
+            "accurate_min_k": accurate_min_k(integer_ks(accuracy or {})),
+            "register_split_min_k": register_split_min_k}
 
 
-def precision_thresholds(measurements: list[dict]) -> dict[str, tuple[float, float]]:
-    """Each class's intensity thresholds, the fp32-accurate class's for its choice between its tensor-core kernels."""
-    choice = fp32_accurate_choice(measurements, register_split_max_side(measurements))
+def precision_thresholds(measurements: list[dict], register_split_min_k: int | str = 1
+                         ) -> dict[str, tuple[float, float]]:
+    """Each class's intensity thresholds, the fp32-accurate class's for its choice between its tensor-core kernels
+    (the register-split kernel from register_split_min_k)."""
+    choice = fp32_accurate_choice(measurements, register_split_max_side(measurements), register_split_min_k)
     return {"tf32": min_intensities(measurements, TENSOR_KERNELS["tf32"]),
             "fp32_accurate": min_intensities(choice, FP32_ACCURATE_CHOICE)}
 
@@ -539,9 +546,10 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precisio
 inline constexpr int kRegisterSplitMaxSide = {t["register_split_max_side"]};
 
 // The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
-// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none). The class takes
-// {REGISTER_SPLIT}, of the same arithmetic, from the same K.
+// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none); and the same for
+// {REGISTER_SPLIT}, which the class takes from there (and from kFp32AccurateMinK).
 inline constexpr int kFp32AccurateMinK = {t["accurate_min_k"]};
+inline constexpr int kRegisterSplitMinK = {t["register_split_min_k"]};
 
 {ozaki_comment}
 inline constexpr double kOzakiMinFlops = {flops_bound(t["ozaki"][0])};

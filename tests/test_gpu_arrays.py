@@ -333,3 +333,22 @@ def test_gemm_check_refuses_what_the_async_entry_refuses_and_enqueues_nothing():
     assert check(host_a.ctypes.data, C.data_ptr()) == 1 and "not device memory" in lib.mm_last_error().decode()
     torch.cuda.synchronize()
     assert torch.equal(C, before)
+
+
+def test_a_product_inside_a_cuda_graph_capture_is_refused_and_the_capture_stays_valid():
+    """The entry refuses a capturing stream before it touches it (its checks ask the driver about the stream, which a
+    capture forbids, and such a call would invalidate the caller's capture): KernelUnavailableError naming the
+    capture, a graph that still records and replays the caller's own work, and the library usable after it."""
+    A, B = rand(64, 48), rand(48, 80)
+    before = matmul_opt.run("best", A, B)
+    counter = torch.zeros(16, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        counter.add_(1)
+        with pytest.raises(matmul_opt.KernelUnavailableError, match="capture"):
+            matmul_opt.run("best", A, B)
+    graph.replay()
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(counter, torch.full((16,), 2.0, device="cuda"))
+    assert torch.equal(matmul_opt.run("best", A, B), before)

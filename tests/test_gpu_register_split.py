@@ -36,8 +36,11 @@ def test_every_width_path_and_promotion_is_within_the_fp32_tolerance(shape, ops,
     assert error <= matmul_opt.tolerance("fp32_tensor", K), f"{shape} {ops}: {error:.3e}"
 
 
-@pytest.mark.parametrize("K", [1024, 16384])
+@pytest.mark.parametrize("K", [4096, 16384])
 def test_keeps_the_fp32_accurate_contract(K):
+    """At K of 4096 and more. At 1024 the H200 measured 1.2x cuBLAS fp32's error on uniform inputs (where wgmma_3xtf32
+    gave 0.96x; docs/experiments/2026-12-05-integration.md), so best_fp32_accurate takes this kernel only from the K
+    its own accuracy sweep finds within the contract (kRegisterSplitMinK)."""
     assert_keeps_fp32_accurate_contract(KERNEL, K)
 
 

@@ -267,20 +267,28 @@ def test_the_accurate_min_k_is_the_least_k_from_which_every_larger_k_keeps_the_c
     json_keys = {kind: {name: {str(k): e for k, e in by_k.items()} for name, by_k in by_kernel.items()}
                  for kind, by_kernel in {kinds[0]: uniform, kinds[1]: spread}.items()}
     assert tune.accurate_min_k(tune.integer_ks(json_keys)) == 64
+    # Per kernel: another kernel's errors beside them, and a kernel that was not measured.
+    both = {kind: {**by_kernel,
+                   "wgmma_3xtf32_register_split": {k: e * 1.3 for k, e in by_kernel["wgmma_3xtf32"].items()}}
+            for kind, by_kernel in {kinds[0]: uniform, kinds[1]: spread}.items()}
+    assert tune.accurate_min_k(both, "wgmma_3xtf32_register_split") == 1024  # 256 fails uniform's 1.0x (1.04)
+    assert tune.accurate_min_k(both) == 64
+    assert tune.accurate_min_k({kinds[0]: uniform, kinds[1]: spread}, "wgmma_3xtf32_register_split") == "INT_MAX"
 
 
 def test_the_precision_table_holds_the_thresholds():
     text = tune.render_precision({"precision": {"tf32": (17.25, 40.0), "fp32_accurate": (float("inf"), float("inf"))},
                                   "register_split_max_side": 48, "accurate_min_k": 256,
-                                  "ozaki": (5.2e12, 11585.2)})
+                                  "register_split_min_k": 4096, "ozaki": (5.2e12, 11585.2)})
     assert "kTf32MinFlopsPerByte = 17.2;" in text or "kTf32MinFlopsPerByte = 17.3;" in text
     assert "kTf32MinOperandFlopsPerByte = 40.0;" in text
     assert "kFp32AccurateMinFlopsPerByte = INFINITY;" in text and "kFp32AccurateMinK = 256;" in text
     assert "kFp32AccurateMinOperandFlopsPerByte = INFINITY;" in text and "kRegisterSplitMaxSide = 48;" in text
+    assert "kRegisterSplitMinK = 4096;" in text
     assert "kOzakiMinFlops = 5.2e+12;" in text and "kOzakiMinK = 11585.2;" in text
     never = tune.render_precision({"precision": {"tf32": (1.0, 1.0), "fp32_accurate": (1.0, 1.0)},
                                    "register_split_max_side": 0, "accurate_min_k": 256,
-                                   "ozaki": (float("inf"), float("inf"))})
+                                   "register_split_min_k": "INT_MAX", "ozaki": (float("inf"), float("inf"))})
     assert "kOzakiMinFlops = INFINITY;" in never and "kOzakiMinK = INFINITY;" in never
 
 
@@ -367,6 +375,11 @@ def test_the_register_split_kernel_takes_the_smaller_sides_up_to_its_first_loss(
     assert tune.register_split_max_side([precision_row(16, 4096, 1024, 2.0, 1.0)]) == 0  # not measured
     chosen = tune.fp32_accurate_choice(rows, 48)
     assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in chosen] == [1.0, 1.0, 2.0, 1.0, 2.0]
+    # From a K where its error keeps the contract only: at K = 1024 the other kernel's time.
+    chosen = tune.fp32_accurate_choice(rows, 48, 4096)
+    assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in chosen] == [2.0, 1.0, 2.0, 1.0, 2.0]
+    assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in tune.fp32_accurate_choice(rows, 48, "INT_MAX")] == \
+        [2.0, 2.0, 2.0, 1.0, 2.0]
 
 
 def test_the_fp32_accurate_thresholds_follow_the_class_choice_not_one_kernel():

@@ -30,10 +30,16 @@ mm_status operand(bool native, mm_op op, const float* X, int64_t ld, int64_t row
     return gemm::transposed_copy(X, ld, rows, cols, workspace, what, out, ld_out, stream);
 }
 
-// Everything the asynchronous entry checks before it enqueues: the arguments, then (unless C is empty) the
-// pointers, whose GPU goes to *device, and the stream's GPU.
+// Everything the asynchronous entry checks before it enqueues: the arguments, that the stream is not capturing a CUDA
+// graph, then (unless C is empty) the pointers, whose GPU goes to *device, and the stream's GPU. A capture is refused
+// before anything else touches the stream: the checks below ask the driver about the stream, the tracking reads
+// back markers and some kernels read back results, none of which a capture allows, and a forbidden call would
+// invalidate the caller's capture.
 mm_status check_gemm(const KernelEntry* entry, const mm_gemm_problem& p, cudaStream_t stream, int* device) {
     MM_TRY(validate_gemm(entry, p));
+    if (gemm::stream_captured(stream))
+        return mm_fail(MM_ERR_UNAVAILABLE, "%s: the stream is capturing a CUDA graph, which the library does not "
+                       "record; run the product outside the capture", entry->name);
     if (p.M == 0 || p.N == 0) return MM_OK;
     MM_TRY(common_device(p, device));
     return stream_on_device(stream, *device);

@@ -44,7 +44,6 @@
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
 // outputs per SM) and call the chosen kernel's launcher.
 #include "core/device.h"
-#include "core/launch.h"
 #include "core/problem.h"
 #include "kernels/best.h"
 #include "kernels/best_table.h"
@@ -114,15 +113,16 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K (not in a CUDA
-// graph capture, which ozaki_int8 refuses: it reads back its scaling check); else wgmma_3xtf32_register_split where
-// C's smaller side is at most kRegisterSplitMaxSide; else wgmma_3xtf32.
+// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K; else
+// wgmma_3xtf32_register_split where C's smaller side is at most kRegisterSplitMaxSide and K reaches
+// kRegisterSplitMinK; else wgmma_3xtf32.
 mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
     if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK &&
-        requires_ozaki_int8() == MM_OK && !gemm::stream_captured(stream))
+        requires_ozaki_int8() == MM_OK)
         return launch_ozaki_int8(g, stream);
     const int smaller_side = g.M < g.N ? g.M : g.N;
-    if (smaller_side <= precision_table::kRegisterSplitMaxSide && requires_wgmma_3xtf32_register_split() == MM_OK)
+    if (smaller_side <= precision_table::kRegisterSplitMaxSide && g.K >= precision_table::kRegisterSplitMinK &&
+        requires_wgmma_3xtf32_register_split() == MM_OK)
         return launch_wgmma_3xtf32_register_split(g, stream);
     return launch_wgmma_3xtf32(g, stream);
 }

@@ -29,7 +29,7 @@
 // that error from the lines' exponents and the sums of squares along k, and where it is too large the product runs
 // as wgmma_3xtf32 instead. Its verdict is also the number of moduli: 7 where C is large enough that cuBLAS fp32
 // sums K in one chain, whose error leaves room for the scheme's with one modulus fewer, else 8. Reading that verdict
-// back synchronises the stream, so a CUDA graph capture is refused.
+// back synchronises the stream, which a CUDA graph capture would not allow (the entry refuses captures).
 //
 // Composition: the Hopper frame (core/kernel/warp_specialized.cuh) over this file's parts: Producer (the residue
 // tiles of A and B of one modulus by bulk tensor copies), Mainloop (wgmma m64n256k32 s32.s8.s8, core/mma/
@@ -263,7 +263,7 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Residues
 }
 
 // How many moduli carry the product at fp32 accuracy (0: none): the scaling check's verdict, read back (a
-// synchronisation of the stream, which a CUDA graph capture does not allow: the launcher refuses one first). Seven
+// synchronisation of the stream, which a CUDA graph capture does not allow: the entry refuses one first). Seven
 // are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
 mm_status moduli_that_carry(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
                             int* count, cudaStream_t stream) {
@@ -314,11 +314,6 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     if (int64_t(gemm::kOzakiModuli) * (g.M > g.N ? g.M : g.N) > INT32_MAX)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "ozaki_int8: M and N must be at most %d (its residue matrices of each operand "
                        "are stacked in one tensor map); use another kernel for this product", INT32_MAX / gemm::kOzakiModuli);
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    MM_TRY(mm_check_cuda(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing"));
-    if (capture != cudaStreamCaptureStatusNone)
-        return mm_fail(MM_ERR_UNAVAILABLE, "ozaki_int8 cannot run in a CUDA graph capture: it reads back whether its "
-                       "scaling keeps fp32 accuracy for these inputs; capture best_fp32_accurate or wgmma_3xtf32");
     DeviceBuffer lines_buffer(stream, DeviceBuffer::Pool::kWorkspace);
     Lines w{};
     MM_TRY(allocate(lines_buffer, g, &w, stream));

@@ -19,18 +19,19 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
 // The largest smaller side of C (rows or columns) up to which the fp32-accurate class takes
 // wgmma_3xtf32_register_split rather than wgmma_3xtf32: the largest of the precision sweep's up
 // to which it was the faster at every shape (0: never, or not measured).
-inline constexpr int kRegisterSplitMaxSide = 0;
+inline constexpr int kRegisterSplitMaxSide = 256;
 
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
-// (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none). The class takes
-// wgmma_3xtf32_register_split, of the same arithmetic, from the same K.
+// (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none); and the same for
+// wgmma_3xtf32_register_split, which the class takes from there (and from kFp32AccurateMinK).
 inline constexpr int kFp32AccurateMinK = 128;
+inline constexpr int kRegisterSplitMinK = INT_MAX;
 
 // The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 on the tensor
 // cores, both reached: the pair that lost the least time against the faster of the two, each timed after 3 s of its
 // own launches, over the ozaki sweep (8192x8192x8192, 16384x16384x4096, 12288x12288x12288, 16384x16384x8192,
 // 8192x8192x32768, 16384x16384x16384); INFINITY: never.
-inline constexpr double kOzakiMinFlops = INFINITY;
-inline constexpr double kOzakiMinK = INFINITY;
+inline constexpr double kOzakiMinFlops = 5.5e+11;
+inline constexpr double kOzakiMinK = 2048.0;
 
 }  // namespace precision_table
