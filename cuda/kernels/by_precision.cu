@@ -91,10 +91,11 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 constexpr int64_t kShortChainsMaxMnPerSm = 2048;
 constexpr int kShortChainsMinK = 5;
 
-// Where best's panels lose accuracy against cuBLAS fp32's finer K slices: up to about twice the outputs per SM of the
-// largest panel measured past the contract (100 x 11008 on 132 SMs), and from a K longer than one fold of pairwise's
-// panel order (up to which its order and a loop's are one chain).
-constexpr int64_t kPanelChainsMaxMnPerSm = 16384;
+// Where best's panels lose accuracy against cuBLAS fp32's finer K slices: up to the next power of two past the
+// outputs per SM of the largest panel measured past the contract (200 x 40000 on 132 SMs, 60606; the panels measured
+// past that bound keep it under best, whose order cuBLAS's one chain matches there), and from a K longer than one
+// fold of pairwise's panel order (up to which its order and a loop's are one chain).
+constexpr int64_t kPanelChainsMaxMnPerSm = 65536;
 constexpr int kPanelChainsMinK = 65;
 
 // best, or pairwise where g is one of the products above.
