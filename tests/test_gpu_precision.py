@@ -73,6 +73,7 @@ def expected_kernel(dispatcher, M, N, K):
         if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
             return "ozaki_int8"
         if (dispatcher == "best_fp32_accurate" and min(M, N) <= constant("kRegisterSplitMaxSide")
+                and K >= constant("kRegisterSplitMinK")
                 and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
             return "wgmma_3xtf32_register_split"
         return tensor

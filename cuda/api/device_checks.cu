@@ -26,6 +26,16 @@ mm_status common_device(const mm_gemm_problem& p, int* device) {
     return MM_OK;
 }
 
+mm_status stream_not_capturing(cudaStream_t stream, const char* kernel) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    const cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+    if (err != cudaSuccess) cudaGetLastError();  // not sticky; left set, it would surface at the next launch
+    if (err != cudaSuccess && err != cudaErrorStreamCaptureImplicit) return mm_check_cuda(err, "cudaStreamIsCapturing");
+    if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) return MM_OK;
+    return mm_fail(MM_ERR_UNAVAILABLE, "%s: the stream is capturing a CUDA graph, which the library does not record; "
+                   "run the product outside the capture", kernel);
+}
+
 // A stream of another GPU cannot run the operands' product (a launch there fails). The default streams stand for
 // the current GPU's, and the entry makes the operands' GPU current first.
 mm_status stream_on_device(cudaStream_t stream, int device) {

@@ -25,6 +25,11 @@ class CurrentDevice {
     bool switched_ = false;
 };
 
+// MM_OK unless `stream` is capturing a CUDA graph (MM_ERR_UNAVAILABLE, naming `kernel`), or is the legacy default
+// stream while another stream captures in global mode (a launch there would invalidate that capture); a failed
+// query reports CUDA's message. It asks nothing else of the driver, which a capture would forbid.
+mm_status stream_not_capturing(cudaStream_t stream, const char* kernel);
+
 // The GPU that holds device memory at p (MM_ERR_INVALID_ARGUMENT, naming `name`, for host memory).
 mm_status device_of(const char* name, const void* p, int* device);
 

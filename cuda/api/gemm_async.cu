@@ -37,9 +37,7 @@ mm_status operand(bool native, mm_op op, const float* X, int64_t ld, int64_t row
 // invalidate the caller's capture.
 mm_status check_gemm(const KernelEntry* entry, const mm_gemm_problem& p, cudaStream_t stream, int* device) {
     MM_TRY(validate_gemm(entry, p));
-    if (gemm::stream_captured(stream))
-        return mm_fail(MM_ERR_UNAVAILABLE, "%s: the stream is capturing a CUDA graph, which the library does not "
-                       "record; run the product outside the capture", entry->name);
+    MM_TRY(stream_not_capturing(stream, entry->name));
     if (p.M == 0 || p.N == 0) return MM_OK;
     MM_TRY(common_device(p, device));
     return stream_on_device(stream, *device);

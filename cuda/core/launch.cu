@@ -86,16 +86,17 @@ class ThreadGraphs {
 
 thread_local ThreadGraphs thread_graphs;
 
-}  // namespace
-
-bool stream_captured(cudaStream_t stream) {
+// Whether `stream` is free for a graph launch: not being captured (a capture records the direct launch instead).
+bool graph_launch_allowed(cudaStream_t stream) {
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
         cudaGetLastError();  // not sticky; the direct launch reports what is wrong with the stream
-        return true;
+        return false;
     }
-    return capture != cudaStreamCaptureStatusNone;
+    return capture == cudaStreamCaptureStatusNone;
 }
+
+}  // namespace
 
 GraphLaunches::GraphLaunches() { ++thread_graphs.depth; }
 GraphLaunches::~GraphLaunches() { --thread_graphs.depth; }
@@ -113,7 +114,7 @@ mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_byt
         cudaLaunchKernelExC(&config, kernel, args);
         return mm_check_launch(what);
     }
-    if (thread_graphs.depth > 0 && !stream_captured(stream)) {
+    if (thread_graphs.depth > 0 && graph_launch_allowed(stream)) {
         int device = 0;
         if (cudaGetDevice(&device) == cudaSuccess &&
             thread_graphs.launch(device, stream, cudaKernelNodeParams{const_cast<void*>(kernel), grid, block,

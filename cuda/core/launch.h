@@ -22,10 +22,6 @@
 
 namespace gemm {
 
-// Whether a CUDA graph capture records `stream` (a capture records direct launches, not graph launches, and allows
-// no synchronisation). A failed query counts as a capture: the direct launches that follow report what is wrong.
-bool stream_captured(cudaStream_t stream);
-
 // Launches inside the scope (on the constructing thread) go through graphs; scopes nest.
 class GraphLaunches {
   public:
