@@ -23,8 +23,8 @@
 // shorter than best's long-K rule, which spreads K over every SM in short slices of its own) the class runs
 // pairwise, whose sums are chains of a few additions. A C with a short side that best streams (the skinny kernel,
 // whose sums are folded) stays with best. A panel that best runs on tiles sums K in a chain per K slice, and cuBLAS
-// cuts such panels into more slices than best's split-K rule does (1.1 to 1.7x best's error against cuBLAS's where
-// measured: docs/experiments/2026-12-03-ozaki-rung.md): there (a panel of at most kPanelChainsMaxMnPerSm outputs per
+// cuts such panels into more slices than best's split-K rule does, so that best's error passes cuBLAS's
+// (docs/experiments/2026-12-05-panel-fold.md): there (a panel of at most kPanelChainsMaxMnPerSm outputs per
 // SM, over a K past one fold of pairwise's panel order and short of best's long-K rule) the class runs pairwise,
 // which gives a panel best's panel tiles and folds each output's sum every 64 k.
 // Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
@@ -92,9 +92,9 @@ constexpr int64_t kShortChainsMaxMnPerSm = 2048;
 constexpr int kShortChainsMinK = 5;
 
 // Where best's panels lose accuracy against cuBLAS fp32's finer K slices: up to the next power of two past the
-// outputs per SM of the largest panel measured past the contract (200 x 40000 on 132 SMs, 60606; the panels measured
-// past that bound keep it under best, whose order cuBLAS's one chain matches there), and from a K longer than one
-// fold of pairwise's panel order (up to which its order and a loop's are one chain).
+// outputs per SM of the largest panel measured past the contract (the panels measured past that bound keep it under
+// best, where cuBLAS too sums K in one chain; docs/experiments/2026-12-05-panel-fold.md), and from a K longer than
+// one fold of pairwise's panel order (up to which its order and a loop's are one chain).
 constexpr int64_t kPanelChainsMaxMnPerSm = 65536;
 constexpr int kPanelChainsMinK = 65;
 
