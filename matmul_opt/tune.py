@@ -5,6 +5,7 @@
     python3 -m matmul_opt.tune --json t.json            # keep the raw timings
     python3 -m matmul_opt.tune --from-json t.json       # the tables of saved timings, no GPU needed
     python3 -m matmul_opt.tune --from-json t.json --remeasure precision   # those timings, one sweep measured anew
+    python3 -m matmul_opt.tune --from-json t.json --remeasure accuracy    # another draw of the accuracy sweep
 
 best decides from features of the shape (cuda/kernels/best.cu says how); each feature has a sweep here, whose
 shapes are generated from the feature alone and are none of the shape grid's (matmul_opt.shape_grid), so the grid
@@ -32,10 +33,12 @@ The precision sweep times best and each class's tensor-core kernel on panels, sq
 and the threshold is the one whose choices lose the least time against the faster kernel at every shape (sum of
 log ratios), set halfway (geometrically) between the neighbouring intensities. best_fp32_accurate also needs a K
 from which wgmma_3xtf32's error was within matmul_opt.accuracy.FP32_ACCURATE_CONTRACT at every larger K measured
-(256 x K x 256, both input kinds, against cuBLAS fp32), and chooses between its two 3xTF32 kernels by C's smaller
-side: wgmma_3xtf32_register_split up to the largest side of the sweep up to which it beat wgmma_3xtf32 at every
-shape (kRegisterSplitMaxSide) and from the K from which its own error was within the contract at every larger K
-measured (kRegisterSplitMinK); its intensity thresholds are those of that choice. On the tensor cores that class
+(256 x K x 256, both input kinds, against cuBLAS fp32) in every draw of the accuracy sweep (each draw has fresh
+inputs; --remeasure accuracy adds one to the saved draws, so a K that passes in one draw and fails in another is not
+taken), and chooses between its two 3xTF32 kernels by C's smaller side: wgmma_3xtf32_register_split up to the
+largest side of the sweep up to which it beat wgmma_3xtf32 at every shape (kRegisterSplitMaxSide) and from the K
+from which its own error was within the contract at every larger K measured, likewise (kRegisterSplitMinK);
+its intensity thresholds are those of that choice. On the tensor cores that class
 runs ozaki_int8 instead of its 3xTF32 kernels from a FLOPs count and a K, both reached: the ozaki sweep times it
 against wgmma_3xtf32 on large products whose FLOPs and K vary apart, each after seconds of its own launches (the GPU
 at its power limit, as long runs see it), and the pair of bounds is chosen as the intensities are.
@@ -373,31 +376,39 @@ def fp32_accurate_choice(measurements: list[dict], max_side: int, min_k: int | s
     return [dict(row, ms={**row["ms"], FP32_ACCURATE_CHOICE: row["ms"][chosen(row)]}) for row in measurements]
 
 
-def accurate_min_k(accuracy: dict[str, dict[str, dict[int, float]]], kernel: str = TENSOR_KERNELS["fp32_accurate"]
-                   ) -> int | str:
+def accurate_min_k(draws: list[dict[str, dict[str, dict[int, float]]]],
+                   kernel: str = TENSOR_KERNELS["fp32_accurate"]) -> int | str:
     """The least K measured from which `kernel`'s error is within FP32_ACCURATE_CONTRACT of cuBLAS fp32's at every
-    larger K measured, on every input kind; INT_MAX where the largest K fails or the kernel was not measured."""
+    larger K measured, on every input kind and in every draw of the accuracy sweep; INT_MAX where the largest K fails
+    or the kernel was not measured."""
+    def within(k: int) -> bool:
+        return all(by_kernel[kernel][k] <= FP32_ACCURATE_CONTRACT[kind] * by_kernel[ACCURACY_BASELINE][k]
+                   for draw in draws for kind, by_kernel in draw.items() if k in by_kernel.get(kernel, {}))
+
     least: int | str = "INT_MAX"
-    for k in sorted({k for by_kernel in accuracy.values() for k in by_kernel.get(kernel, {})}, reverse=True):
-        if not all(by_kernel[kernel][k] <= FP32_ACCURATE_CONTRACT[kind] * by_kernel[ACCURACY_BASELINE][k]
-                   for kind, by_kernel in accuracy.items()):
+    for k in sorted({k for draw in draws for by_kernel in draw.values() for k in by_kernel.get(kernel, {})},
+                    reverse=True):
+        if not within(k):
             break
         least = k
     return least
 
 
-def integer_ks(accuracy: dict) -> dict[str, dict[str, dict[int, float]]]:
-    """Accuracy measurements with their K as integers (JSON keeps them as strings)."""
-    return {kind: {name: {int(k): error for k, error in by_k.items()} for name, by_k in by_kernel.items()}
-            for kind, by_kernel in accuracy.items()}
+def accuracy_draws(saved: list | dict | None) -> list[dict[str, dict[str, dict[int, float]]]]:
+    """The accuracy sweep's draws as a saved JSON holds them (a list of draws, or one draw as a dict; none), each
+    {input kind: {kernel: {K: error}}} with its K as integers (JSON keeps them as strings)."""
+    draws = [saved] if isinstance(saved, dict) else saved or []
+    return [{kind: {name: {int(k): error for k, error in by_k.items()} for name, by_k in by_kernel.items()}
+             for kind, by_kernel in draw.items()} for draw in draws]
 
 
-def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> dict:
-    """Every table of best_table.h and precision_table.h from the sweeps' measurements (and the accuracy sweep's,
-    {input kind: {kernel: {K: error}}})."""
+def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = None) -> dict:
+    """Every table of best_table.h and precision_table.h from the sweeps' measurements (and the accuracy sweep's
+    draws, as accuracy_draws reads them)."""
     of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
     skinny = of("skinny")
-    register_split_min_k = accurate_min_k(integer_ks(accuracy or {}), REGISTER_SPLIT)
+    draws = accuracy_draws(accuracy)
+    register_split_min_k = accurate_min_k(draws, REGISTER_SPLIT)
     short_k = table_rows(of("short_k"), sms)
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
@@ -409,7 +420,7 @@ def tables(measurements: list[dict], sms: int, accuracy: dict | None = None) -> 
             "precision": precision_thresholds(of("precision"), register_split_min_k),
             "register_split_max_side": register_split_max_side(of("precision")),
             "ozaki": ozaki_bounds(of("ozaki")),
-            "accurate_min_k": accurate_min_k(integer_ks(accuracy or {})),
+            "accurate_min_k": accurate_min_k(draws),
             "register_split_min_k": register_split_min_k}
 
 
@@ -546,8 +557,9 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precisio
 inline constexpr int kRegisterSplitMaxSide = {t["register_split_max_side"]};
 
 // The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
-// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none); and the same for
-// {REGISTER_SPLIT}, which the class takes from there (and from kFp32AccurateMinK).
+// (256 x K x 256 at K = {listed(PRECISION_ACCURACY_KS)}; INT_MAX: none) in every draw
+// of the accuracy sweep; and the same for {REGISTER_SPLIT}, which the class takes from there
+// (and from kFp32AccurateMinK).
 inline constexpr int kFp32AccurateMinK = {t["accurate_min_k"]};
 inline constexpr int kRegisterSplitMinK = {t["register_split_min_k"]};
 
@@ -600,7 +612,7 @@ def main(argv=None) -> int:
     if args.from_json:
         saved = json.loads(Path(args.from_json).read_text())
         device, sms, measurements = saved["device"], saved["sms"], saved["measurements"]
-        accuracy = saved.get("accuracy", {})
+        accuracy = accuracy_draws(saved.get("accuracy"))
     if not args.from_json or remeasure:
         try:
             info = device_info()
@@ -614,8 +626,10 @@ def main(argv=None) -> int:
         kept = [row for row in measurements if row["sweep"] not in remeasure] if remeasure else []
         device, sms = info.name, info.sm_count
         measurements = kept + measure(args.repetitions, remeasure or None)
-        if not remeasure or "accuracy" in remeasure:
-            accuracy = measure_accuracy()
+        if not remeasure:
+            accuracy = [measure_accuracy()]
+        elif "accuracy" in remeasure:  # a draw beside the saved ones: each threshold holds in every draw
+            accuracy = accuracy + [measure_accuracy()]
     print_timings(device, sms, measurements)
     t = tables(measurements, sms, accuracy)
     table, precision_table = render(t), render_precision(t)

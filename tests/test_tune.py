@@ -260,20 +260,31 @@ def test_the_accurate_min_k_is_the_least_k_from_which_every_larger_k_keeps_the_c
     uniform = errors({4: 0.9, 16: 1.5, 64: 0.9, 256: 0.8, 1024: 0.7})
     spread = errors({4: 3.0, 16: 2.5, 64: 1.9, 256: 1.8, 1024: 1.2})
     kinds = list(FP32_ACCURATE_CONTRACT)
-    assert tune.accurate_min_k({kinds[0]: uniform, kinds[1]: spread}) == 64  # 16 fails uniform's 1.0x
-    assert tune.accurate_min_k({kinds[0]: uniform, kinds[1]: errors({4: 1, 16: 1, 64: 1, 256: 1, 1024: 2.1})}) == \
+    draw = {kinds[0]: uniform, kinds[1]: spread}
+    assert tune.accurate_min_k([draw]) == 64  # 16 fails uniform's 1.0x
+    assert tune.accurate_min_k([{kinds[0]: uniform, kinds[1]: errors({4: 1, 16: 1, 64: 1, 256: 1, 1024: 2.1})}]) == \
         "INT_MAX"
-    assert tune.accurate_min_k({}) == "INT_MAX"
-    json_keys = {kind: {name: {str(k): e for k, e in by_k.items()} for name, by_k in by_kernel.items()}
-                 for kind, by_kernel in {kinds[0]: uniform, kinds[1]: spread}.items()}
-    assert tune.accurate_min_k(tune.integer_ks(json_keys)) == 64
+    assert tune.accurate_min_k([]) == tune.accurate_min_k([{}]) == "INT_MAX"
     # Per kernel: another kernel's errors beside them, and a kernel that was not measured.
     both = {kind: {**by_kernel,
                    "wgmma_3xtf32_register_split": {k: e * 1.3 for k, e in by_kernel["wgmma_3xtf32"].items()}}
-            for kind, by_kernel in {kinds[0]: uniform, kinds[1]: spread}.items()}
-    assert tune.accurate_min_k(both, "wgmma_3xtf32_register_split") == 1024  # 256 fails uniform's 1.0x (1.04)
-    assert tune.accurate_min_k(both) == 64
-    assert tune.accurate_min_k({kinds[0]: uniform, kinds[1]: spread}, "wgmma_3xtf32_register_split") == "INT_MAX"
+            for kind, by_kernel in draw.items()}
+    assert tune.accurate_min_k([both], "wgmma_3xtf32_register_split") == 1024  # 256 fails uniform's 1.0x (1.04)
+    assert tune.accurate_min_k([both]) == 64
+    assert tune.accurate_min_k([draw], "wgmma_3xtf32_register_split") == "INT_MAX"
+    # Every draw: a second draw whose spread error at K = 64 is over 2.0x moves the bound to 256; a draw that did
+    # not measure a K leaves that K to the others.
+    edge = {kinds[0]: uniform, kinds[1]: errors({64: 2.04, 256: 1.6})}
+    assert tune.accurate_min_k([draw, edge]) == tune.accurate_min_k([edge, draw]) == 256
+    assert tune.accurate_min_k([draw, {kinds[1]: errors({1024: 1.1})}]) == 64
+
+
+def test_saved_accuracy_reads_as_draws_with_integer_k():
+    draw = {"uniform [-1, 1]": {"cublas": {"16": 1e-7, "1024": 2e-7}}}
+    as_integers = {"uniform [-1, 1]": {"cublas": {16: 1e-7, 1024: 2e-7}}}
+    assert tune.accuracy_draws([draw, draw]) == [as_integers, as_integers]
+    assert tune.accuracy_draws(draw) == [as_integers]  # one draw, saved as a dict
+    assert tune.accuracy_draws(None) == tune.accuracy_draws([]) == []
 
 
 def test_the_precision_table_holds_the_thresholds():

@@ -14,7 +14,7 @@ namespace precision_table {
 inline constexpr double kTf32MinFlopsPerByte = 11.2;
 inline constexpr double kTf32MinOperandFlopsPerByte = 19.5;
 inline constexpr double kFp32AccurateMinFlopsPerByte = 52.6;
-inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
+inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 76.6;
 
 // The largest smaller side of C (rows or columns) up to which the fp32-accurate class takes
 // wgmma_3xtf32_register_split rather than wgmma_3xtf32: the largest of the precision sweep's up
@@ -22,10 +22,11 @@ inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 105.1;
 inline constexpr int kRegisterSplitMaxSide = 256;
 
 // The least K from which wgmma_3xtf32's error stayed within the fp32-accurate contract at every larger K measured
-// (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none); and the same for
-// wgmma_3xtf32_register_split, which the class takes from there (and from kFp32AccurateMinK).
+// (256 x K x 256 at K = 1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536; INT_MAX: none) in every draw
+// of the accuracy sweep; and the same for wgmma_3xtf32_register_split, which the class takes from there
+// (and from kFp32AccurateMinK).
 inline constexpr int kFp32AccurateMinK = 128;
-inline constexpr int kRegisterSplitMinK = INT_MAX;
+inline constexpr int kRegisterSplitMinK = 4096;
 
 // The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 on the tensor
 // cores, both reached: the pair that lost the least time against the faster of the two, each timed after 3 s of its
