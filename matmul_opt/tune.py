@@ -353,6 +353,8 @@ def ozaki_bounds(measurements: list[dict]) -> tuple[float, float]:
     """The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of its TF32 kernel."""
     return least_loss_thresholds(measurements, (lambda row: flops(row["M"], row["N"], row["K"]),
                                                 lambda row: row["K"]), *OZAKI_KERNELS)
+
+
 def register_split_max_side(measurements: list[dict]) -> int:
     """The largest smaller side of C up to which the register-split kernel beat the fp32-accurate class's other
     tensor-core kernel at every shape of the precision sweep with that side or a smaller one (0: never, or not

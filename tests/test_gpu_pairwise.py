@@ -69,9 +69,9 @@ def test_pairwise_panels_take_every_op_combination_with_alpha_and_beta(shape, op
 @pytest.mark.parametrize("shape", [(100, 11008, 4096), (4000, 33, 1000), (129, 4097, 2000)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_pairwise_keeps_the_fp32_accurate_contract_on_panels(shape, kind):
-    """The panels where best_fp32_accurate ran best past the contract (docs/experiments/2026-12-03-ozaki-rung.md:
-    1.70, 1.39 and 1.12x cuBLAS fp32's error on uniform inputs); pairwise's panel order, emulated, gives 0.45 to
-    0.65x (docs/experiments/2026-12-05-panel-fold.md)."""
+    """The panels where best_fp32_accurate ran best past the contract on uniform inputs
+    (docs/experiments/2026-12-03-ozaki-rung.md); pairwise's panel order keeps them within it
+    (docs/experiments/2026-12-05-panel-fold.md has the H200's figures)."""
     requires("pairwise", "cublas")
     M, N, K = shape
     rng = np.random.default_rng(M + N + K)

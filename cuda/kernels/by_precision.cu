@@ -28,8 +28,8 @@
 // SM, over a K past one fold of pairwise's panel order and short of best's long-K rule) the class runs pairwise,
 // which gives a panel best's panel tiles and folds each output's sum every 64 k.
 // Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
-// products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does eight
-// INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
+// products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does seven or
+// eight INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
 // the rebuild of C from its residues, 8MN, which only a long K makes small beside the products' MNK. From
 // kOzakiMinFlops and kOzakiMinK (tuned: the ozaki sweep times both at the power limit) a product runs long enough,
 // over a K long enough, for ozaki_int8 to win. Its error kept the class's contract at K up to 2^20

@@ -215,32 +215,22 @@ constexpr int kMinPieceKTiles = 4;  // pieces of a split tail at least this many
 
 template <gemm::OperandPath kPath, int kPromoteK>
 gemm::RegisterOperandLaunchers launchers(int width) {
-    using R = Rung<kPromoteK>;
-    switch (width) {
-        case 8: return gemm::kRegisterOperandLaunchers<R, 8, kPath, kMinPieceKTiles>;
-        case 16: return gemm::kRegisterOperandLaunchers<R, 16, kPath, kMinPieceKTiles>;
-        case 24: return gemm::kRegisterOperandLaunchers<R, 24, kPath, kMinPieceKTiles>;
-        case 32: return gemm::kRegisterOperandLaunchers<R, 32, kPath, kMinPieceKTiles>;
-        default: return gemm::kRegisterOperandLaunchers<R, kMaxWidth, kPath, kMinPieceKTiles>;
-    }
+    return gemm::SmallSideWidths::launchers<Rung<kPromoteK>, kPath, kMinPieceKTiles, kMaxWidth>(width);
 }
 
 // The width for a C of `columns` in the kernel's orientation: the narrowest that covers them, else the widest.
-int tile_width(int64_t columns) {
-    for (const int width : {8, 16, 24, 32})
-        if (columns <= width) return width;
-    return kMaxWidth;
-}
+int tile_width(int64_t columns) { return gemm::SmallSideWidths::covering(columns, kMaxWidth); }
 
 // Runs k (C of rows x columns in the kernel's orientation, on path kPath) at promotion interval kPromoteK: where the
 // tiles are fewer than the SMs, through K slices that share them out evenly (as wgmma_tf32's small sides, slices at
-// least 16 x width deep); else over whole tiles with a split tail, whose pieces cost less than a workspace of C.
+// least gemm::small_side_min_slice_k(width) deep); else over whole tiles with a split tail, whose pieces cost less
+// than a workspace of C.
 template <gemm::OperandPath kPath, int kPromoteK>
 mm_status run_product(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
     const int width = tile_width(columns);
     const int64_t tiles = tiles_of(rows, gemm::kRegisterTileRows) * tiles_of(columns, width);
     const int splits =
-        tiles >= sms ? 1 : gemm::choose_balanced_tf32_splits(tiles, k.K, sms, width * 16 > 256 ? width * 16 : 256);
+        tiles >= sms ? 1 : gemm::choose_balanced_tf32_splits(tiles, k.K, sms, gemm::small_side_min_slice_k(width));
     const gemm::RegisterOperandLaunchers l = launchers<kPath, kPromoteK>(width);
     if (splits > 1) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
     return l.whole_tiles(k, stream);

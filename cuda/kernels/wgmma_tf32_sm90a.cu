@@ -184,17 +184,12 @@ struct Rung {
 // Pieces of a split tail are at least this many K tiles deep.
 constexpr int kMinPieceKTiles = 4;
 
+// The rung's widths: the small side's, then the narrow and the wide tile's.
+using Widths = gemm::SmallSideWidths::Plus<kMaxSmallSide, kNarrowBN, gemm::kWgmmaN>;
+
 template <gemm::OperandPath kPath>
 gemm::RegisterOperandLaunchers launchers(int width) {
-    switch (width) {
-        case 8: return gemm::kRegisterOperandLaunchers<Rung, 8, kPath, kMinPieceKTiles>;
-        case 16: return gemm::kRegisterOperandLaunchers<Rung, 16, kPath, kMinPieceKTiles>;
-        case 24: return gemm::kRegisterOperandLaunchers<Rung, 24, kPath, kMinPieceKTiles>;
-        case 32: return gemm::kRegisterOperandLaunchers<Rung, 32, kPath, kMinPieceKTiles>;
-        case kMaxSmallSide: return gemm::kRegisterOperandLaunchers<Rung, kMaxSmallSide, kPath, kMinPieceKTiles>;
-        case kNarrowBN: return gemm::kRegisterOperandLaunchers<Rung, kNarrowBN, kPath, kMinPieceKTiles>;
-        default: return gemm::kRegisterOperandLaunchers<Rung, gemm::kWgmmaN, kPath, kMinPieceKTiles>;
-    }
+    return Widths::launchers<Rung, kPath, kMinPieceKTiles, gemm::kWgmmaN>(width);
 }
 
 // Set by wgmma_tf32::force: a width for every product (0: the rule's), whether the K-major transposed path runs,
@@ -216,25 +211,20 @@ bool narrow_tiles(int64_t rows, int64_t columns, int K, int sms) {
 }
 
 // The width of the tiles for such a C. A small side (at most kMaxSmallSide columns): the narrowest width that covers
-// it, since one tile spans the columns at any width, and a narrower one does fewer padded MMAs and keeps more of
-// the large operand in flight (Width). Otherwise the narrow or the wide tile.
+// it (gemm::SmallSideWidths). Otherwise the narrow or the wide tile.
 int tile_width(int64_t rows, int64_t columns, int K, int sms) {
     if (const int forced = forced_width.load()) return forced;
-    if (columns <= kMaxSmallSide) {
-        for (const int width : {8, 16, 24, 32})
-            if (columns <= width) return width;
-        return kMaxSmallSide;
-    }
+    if (columns <= kMaxSmallSide) return gemm::SmallSideWidths::covering(columns, kMaxSmallSide);
     return narrow_tiles(rows, columns, K, sms) ? kNarrowBN : gemm::kWgmmaN;
 }
 
 // K slices for `tiles` tiles of `width` columns. A small side's tiles stream their large operand, and a slice adds
 // little beside it (its workspace, rows x width written and read, against rows x its K read), so they take the
-// count that shares the K tiles out most evenly over the SMs, with every slice at least 16 x width deep (the
-// workspace at most an eighth of the operand's bytes). Wider tiles split to fill one wave.
+// count that shares the K tiles out most evenly over the SMs, with every slice at least
+// gemm::small_side_min_slice_k(width) deep. Wider tiles split to fill one wave.
 int tile_splits(int64_t tiles, int width, int K, int sms) {
     if (width <= kMaxSmallSide)
-        return gemm::choose_balanced_tf32_splits(tiles, K, sms, width * 16 > 256 ? width * 16 : 256);
+        return gemm::choose_balanced_tf32_splits(tiles, K, sms, gemm::small_side_min_slice_k(width));
     return gemm::choose_tf32_splits(tiles, K, sms, 1);
 }
 
@@ -254,11 +244,7 @@ constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false,
 
 }  // namespace
 
-bool wgmma_tf32::is_width(int width) {
-    for (const int w : {8, 16, 24, 32, kMaxSmallSide, kNarrowBN, gemm::kWgmmaN})
-        if (width == w) return true;
-    return false;
-}
+bool wgmma_tf32::is_width(int width) { return Widths::has(width); }
 
 void wgmma_tf32::force(int width, bool k_major, bool split_tail) {
     forced_width = width;

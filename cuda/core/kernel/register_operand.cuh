@@ -269,4 +269,41 @@ constexpr RegisterOperandLaunchers kRegisterOperandLaunchers{
     &launch_register_operand_slices<Rung, kBN, kPath>,
     &launch_register_operand_whole_tiles<Rung, kBN, kPath, kMinPieceKTiles>};
 
+// The tile widths a rung has, narrowest first (each a wgmma N).
+template <int... kWidths>
+struct TileWidths {
+    template <int... kWider>
+    using Plus = TileWidths<kWidths..., kWider...>;
+
+    static bool has(int width) {
+        for (const int w : {kWidths...})
+            if (width == w) return true;
+        return false;
+    }
+
+    // The narrowest width that covers `columns`, else `otherwise`.
+    static int covering(int64_t columns, int otherwise) {
+        for (const int w : {kWidths...})
+            if (columns <= w) return w;
+        return otherwise;
+    }
+
+    // The rung's launchers at `width`, one of kWidths, else at kOtherwise.
+    template <class Rung, OperandPath kPath, int kMinPieceKTiles, int kOtherwise>
+    static RegisterOperandLaunchers launchers(int width) {
+        RegisterOperandLaunchers chosen = kRegisterOperandLaunchers<Rung, kOtherwise, kPath, kMinPieceKTiles>;
+        ((width == kWidths ? void(chosen = kRegisterOperandLaunchers<Rung, kWidths, kPath, kMinPieceKTiles>) : void()),
+         ...);
+        return chosen;
+    }
+};
+
+// The widths of tiles fitted to a small side of C, which one tile spans at any width: a narrower one does fewer
+// padded MMAs and keeps more of the large operand in flight.
+using SmallSideWidths = TileWidths<8, 16, 24, 32>;
+
+// The least depth of a K slice of a small side's tiles of `width` columns: 16 x width, so that the slices' workspace
+// (rows x width written and read) is at most an eighth of the operand they stream (rows x K), and at least 256.
+inline int small_side_min_slice_k(int width) { return width * 16 > 256 ? width * 16 : 256; }
+
 }  // namespace gemm
