@@ -243,6 +243,11 @@ MM_API mm_status mm_split_k_clusters(int allowed);
  * whether a ragged last wave's tiles may go in K pieces (1, its rule) or not (0). */
 MM_API mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int split_tail);
 
+/* Whether best_fp32_accurate runs every product off the tensor cores (1), as it does below its thresholds (pairwise
+ * or best), or chooses by its table (0, the default): for the tuner, which times that choice against the tensor-core
+ * kernels. */
+MM_API mm_status mm_fp32_accurate_force_ffma(int on);
+
 #ifdef __cplusplus
 }
 #endif

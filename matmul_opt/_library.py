@@ -169,6 +169,7 @@ _SIGNATURES = {
     "mm_best_force": (_status, [_int, _int]),
     "mm_split_k_clusters": (_status, [_int]),
     "mm_wgmma_tf32_force": (_status, [_int, _int, _int]),
+    "mm_fp32_accurate_force_ffma": (_status, [_int]),
 }
 
 _lock = threading.Lock()

@@ -90,18 +90,20 @@ CUT_MIN_SQUARE = 1024  # the ragged-edge rule's tile rate: squares from here up,
 CUT_EDGE_SIDE = 4  # its edge rate: the skinny sweep's C of up to this many rows or columns (an edge holds a few)
 AGAINST = 4096  # the large side and K of the skinny and panel sweeps
 AUTO_SPLITS = 0  # mm_best_force's "the split-K rule's slices"
-# The precision sweep: each class's tensor-core kernel against best, on shapes from memory-bound to compute-bound.
+# The precision sweep: each class's tensor-core kernels against its choice off the tensor cores, on shapes from
+# memory-bound to compute-bound: wgmma_tf32 against best; the fp32-accurate class's kernels against the time of
+# best_fp32_accurate forced off the tensor cores (pairwise or best), which its rows name FP32_ACCURATE_FFMA.
 TENSOR_KERNELS = {"tf32": "wgmma_tf32", "fp32_accurate": "wgmma_3xtf32"}
-# The fp32-accurate class's tensor-core kernel for a C with a small side, against TENSOR_KERNELS' (by_precision.cu),
-# and the name its rows give the time of the class's choice between the two (fp32_accurate_choice).
+# The fp32-accurate class's tensor-core kernel for a C with a small side, beside TENSOR_KERNELS' (by_precision.cu).
 REGISTER_SPLIT = "wgmma_3xtf32_register_split"
-FP32_ACCURATE_CHOICE = "fp32_accurate_choice"
-PRECISION_PANEL_SIDES = (16, 48, 96, 192, 256, 384)
+FP32_ACCURATE_FFMA = "fp32_accurate_ffma"
+PRECISION_PANEL_SIDES = (16, 32, 48, 96, 192, 256, 384, 512, 768)
 PRECISION_PANEL_KS = (1024, 4096)
 PRECISION_SQUARES = (768, 1536, 3072)
 PRECISION_SHORT_KS = (16, 32, 64, 128, 256)
 PRECISION_LONG_K_SIDES = (64, 128, 256, 512)
 PRECISION_SHAPES = ([(side, AGAINST, k) for k in PRECISION_PANEL_KS for side in PRECISION_PANEL_SIDES]
+                    + [(AGAINST, side, k) for k in PRECISION_PANEL_KS for side in PRECISION_PANEL_SIDES]
                     + [(n, n, n) for n in PRECISION_SQUARES]
                     + [(AGAINST, AGAINST, k) for k in PRECISION_SHORT_KS]
                     + [(side, side, LONG_K) for side in PRECISION_LONG_K_SIDES])
@@ -186,6 +188,12 @@ def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
         for name in ("best", *TENSOR_KERNELS.values(), REGISTER_SPLIT):
             print(f"  precision {M}x{N}x{K} {name}", file=sys.stderr, flush=True)
             times[name] = benchmark(name, M, N, K, warmup=2, repetitions=repetitions).ms
+        print(f"  precision {M}x{N}x{K} {FP32_ACCURATE_FFMA}", file=sys.stderr, flush=True)
+        check(lib.mm_fp32_accurate_force_ffma(1))
+        try:
+            times[FP32_ACCURATE_FFMA] = benchmark("best_fp32_accurate", M, N, K, warmup=2, repetitions=repetitions).ms
+        finally:
+            check(lib.mm_fp32_accurate_force_ffma(0))
         rows.append({"sweep": "precision", "M": M, "N": N, "K": K, "ms": times})
     for shape in OZAKI_SHAPES if wanted("ozaki") else []:
         timed = time_sustained(list(OZAKI_KERNELS), [shape], DEFAULT_SUSTAINED_S, repetitions, DEFAULT_REST_S)
@@ -344,9 +352,9 @@ def least_loss_thresholds(measurements: list[dict], features, chosen: str, other
     return max(finite) if finite else tied[0]
 
 
-def min_intensities(measurements: list[dict], tensor: str) -> tuple[float, float]:
-    """The intensities (flops_per_byte, operand_flops_per_byte) from which `tensor` runs instead of best."""
-    return least_loss_thresholds(measurements, (flops_per_byte, operand_flops_per_byte), tensor, "best")
+def min_intensities(measurements: list[dict], tensor: str, otherwise: str = "best") -> tuple[float, float]:
+    """The intensities (flops_per_byte, operand_flops_per_byte) from which `tensor` runs instead of `otherwise`."""
+    return least_loss_thresholds(measurements, (flops_per_byte, operand_flops_per_byte), tensor, otherwise)
 
 
 def ozaki_bounds(measurements: list[dict]) -> tuple[float, float]:
@@ -355,27 +363,35 @@ def ozaki_bounds(measurements: list[dict]) -> tuple[float, float]:
                                                 lambda row: row["K"]), *OZAKI_KERNELS)
 
 
-def register_split_max_side(measurements: list[dict]) -> int:
-    """The largest smaller side of C up to which the register-split kernel beat the fp32-accurate class's other
-    tensor-core kernel at every shape of the precision sweep with that side or a smaller one (0: never, or not
-    measured)."""
-    rows = [row for row in measurements if REGISTER_SPLIT in row["ms"]]
+def best_takes_long_k(row: dict, long_k_max_mn_per_sm: int | None, sms: int) -> bool:
+    """Whether best's long-K rule takes the row's shape: K from LONG_K_MIN over at most long_k_max_mn_per_sm outputs
+    per SM (None: no such rule)."""
+    return (long_k_max_mn_per_sm is not None and row["K"] >= LONG_K_MIN
+            and row["M"] * row["N"] // sms <= long_k_max_mn_per_sm)
+
+
+def register_split_max_side(measurements: list[dict], long_k_max_mn_per_sm: int | None = None, sms: int = 1) -> int:
+    """The smaller side of C up to which the fp32-accurate class takes the register-split kernel rather than its other
+    tensor-core kernel: of 0 and the sides of the precision sweep, best's long-K products aside, the one whose choices
+    lose the least time against the faster of the two (sum of log ratios); where several tie, the smallest (0: never,
+    or not measured)."""
+    rows = [row for row in measurements
+            if REGISTER_SPLIT in row["ms"] and not best_takes_long_k(row, long_k_max_mn_per_sm, sms)]
     other = TENSOR_KERNELS["fp32_accurate"]
-    return largest_won(rows, lambda row: min(row["M"], row["N"]),
-                       lambda row: row["ms"][REGISTER_SPLIT] < row["ms"][other])
+
+    def loss(bound):
+        return round(sum(math.log(row["ms"][REGISTER_SPLIT if min(row["M"], row["N"]) <= bound else other]
+                                  / min(row["ms"][REGISTER_SPLIT], row["ms"][other])) for row in rows), 12)
+    return min([0] + sorted({min(row["M"], row["N"]) for row in rows}), key=lambda side: (loss(side), side))
 
 
-def fp32_accurate_choice(measurements: list[dict], max_side: int, min_k: int | str = 1) -> list[dict]:
-    """The precision rows with the time of the class's tensor-core choice as FP32_ACCURATE_CHOICE: the register-split
-    kernel where C's smaller side is at most max_side and K at least min_k (INT_MAX: never), the other kernel
-    elsewhere."""
-    other = TENSOR_KERNELS["fp32_accurate"]
-    least_k = 2**31 - 1 if min_k == "INT_MAX" else min_k
-
-    def chosen(row):
-        takes = min(row["M"], row["N"]) <= max_side and row["K"] >= least_k
-        return REGISTER_SPLIT if takes and REGISTER_SPLIT in row["ms"] else other
-    return [dict(row, ms={**row["ms"], FP32_ACCURATE_CHOICE: row["ms"][chosen(row)]}) for row in measurements]
+def takes_register_split(row: dict, max_side: int, min_k: int | str, long_k_max_mn_per_sm: int | None = None,
+                         sms: int = 1) -> bool:
+    """Whether the fp32-accurate class's tensor-core kernel at the row's shape is the register-split kernel (C's
+    smaller side at most max_side, K at least min_k, INT_MAX: never, and not a product of best's long-K rule) rather
+    than TENSOR_KERNELS' (by_precision.cu's fp32_accurate_tensor)."""
+    return (min(row["M"], row["N"]) <= max_side and min_k != "INT_MAX" and row["K"] >= min_k
+            and not best_takes_long_k(row, long_k_max_mn_per_sm, sms))
 
 
 def accurate_min_k(draws: list[dict[str, dict[str, dict[int, float]]]],
@@ -404,35 +420,44 @@ def accuracy_draws(saved: list | dict | None) -> list[dict[str, dict[str, dict[i
              for kind, by_kernel in draw.items()} for draw in draws]
 
 
-def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = None) -> dict:
+def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = None,
+           measured_on: dict[str, str] | None = None) -> dict:
     """Every table of best_table.h and precision_table.h from the sweeps' measurements (and the accuracy sweep's
-    draws, as accuracy_draws reads them)."""
+    draws, as accuracy_draws reads them; measured_on: {sweep: GPU} for sweeps measured on a GPU other than the
+    rest's, which precision_table.h names)."""
     of = lambda sweep: [row for row in measurements if row.get("sweep", "squares") == sweep]  # noqa: E731
     skinny = of("skinny")
     draws = accuracy_draws(accuracy)
     register_split_min_k = accurate_min_k(draws, REGISTER_SPLIT)
     short_k = table_rows(of("short_k"), sms)
+    long_k = long_k_rule(of("long_k"), sms)
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk"), short_k, sms),
             "longk_min_small_side": skinny_max_side(of("long_k_thin")),  # where skinny beats longk
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
-            "long_k": long_k_rule(of("long_k"), sms), "cut": cut_rates(of("squares"), skinny, sms),
+            "long_k": long_k, "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
-            "precision": precision_thresholds(of("precision"), register_split_min_k),
-            "register_split_max_side": register_split_max_side(of("precision")),
+            "precision": precision_thresholds(of("precision"), register_split_min_k, long_k["max_mn_per_sm"], sms),
+            "register_split_max_side": register_split_max_side(of("precision"), long_k["max_mn_per_sm"], sms),
             "ozaki": ozaki_bounds(of("ozaki")),
             "accurate_min_k": accurate_min_k(draws),
-            "register_split_min_k": register_split_min_k}
+            "register_split_min_k": register_split_min_k, "measured_on": dict(measured_on or {})}
 
 
-def precision_thresholds(measurements: list[dict], register_split_min_k: int | str = 1
-                         ) -> dict[str, tuple[float, float]]:
-    """Each class's intensity thresholds, the fp32-accurate class's for its choice between its tensor-core kernels
-    (the register-split kernel from register_split_min_k)."""
-    choice = fp32_accurate_choice(measurements, register_split_max_side(measurements), register_split_min_k)
+def precision_thresholds(measurements: list[dict], register_split_min_k: int | str = 1,
+                         long_k_max_mn_per_sm: int | None = None, sms: int = 1) -> dict[str, tuple[float, float]]:
+    """The intensity thresholds of each tensor-core kernel against its class's choice off the tensor cores: the
+    fp32-accurate class's two kernels each over the rows it would take (takes_register_split, with best's long-K
+    rule of long_k_max_mn_per_sm outputs per SM on sms SMs)."""
+    max_side = register_split_max_side(measurements, long_k_max_mn_per_sm, sms)
+    takes = [takes_register_split(row, max_side, register_split_min_k, long_k_max_mn_per_sm, sms)
+             for row in measurements]
+    split = [row for row, taken in zip(measurements, takes) if taken]
+    both = [row for row, taken in zip(measurements, takes) if not taken]
     return {"tf32": min_intensities(measurements, TENSOR_KERNELS["tf32"]),
-            "fp32_accurate": min_intensities(choice, FP32_ACCURATE_CHOICE)}
+            "fp32_accurate": min_intensities(both, TENSOR_KERNELS["fp32_accurate"], FP32_ACCURATE_FFMA),
+            "register_split": min_intensities(split, REGISTER_SPLIT, FP32_ACCURATE_FFMA)}
 
 
 def render(t: dict) -> str:
@@ -535,7 +560,9 @@ def render_precision(t: dict) -> str:
 
     def listed(values):
         return ", ".join(map(str, values))
-    return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
+    elsewhere = "".join(f"\n// The {sweep} sweep ran on {gpu}, not on the GPU of the other sweeps (tune --other-gpu)."
+                        for sweep, gpu in sorted(t.get("measured_on", {}).items()))
+    return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.{elsewhere}
 #pragma once
 
 #include <climits>
@@ -543,19 +570,23 @@ def render_precision(t: dict) -> str:
 
 namespace precision_table {{
 
-// The intensities from which each class's tensor-core kernel runs instead of best, both reached: 2MNK FLOPs over
-// the 4(MK + KN + MN) bytes the product moves at least, and over the 4(MK + KN) bytes of its operands alone. The
-// pair of thresholds that lost the least time against the faster of the two over the precision sweep (C of
-// {listed(PRECISION_PANEL_SIDES)} rows against {AGAINST} columns at K = {listed(PRECISION_PANEL_KS)}; cubes of {listed(PRECISION_SQUARES)};
+// The intensities from which each tensor-core kernel runs instead of its class's choice off the tensor cores (best;
+// for fp32 accuracy, pairwise or best), both reached: 2MNK FLOPs over the 4(MK + KN + MN) bytes the product moves at
+// least, and over the 4(MK + KN) bytes of its operands alone. The pair of thresholds that lost the least time
+// against the faster of the two over the precision sweep's shapes that the kernel would take (C of
+// {listed(PRECISION_PANEL_SIDES)} rows against {AGAINST} columns and the transpose at K = {listed(PRECISION_PANEL_KS)}; cubes of {listed(PRECISION_SQUARES)};
 // {AGAINST}^2 at K = {listed(PRECISION_SHORT_KS)}; squares of {listed(PRECISION_LONG_K_SIDES)} at K = {LONG_K}); INFINITY: never.
+// kTf32*: wgmma_tf32; kFp32Accurate*: {TENSOR_KERNELS["fp32_accurate"]}; kRegisterSplit*: {REGISTER_SPLIT}.
 inline constexpr double kTf32MinFlopsPerByte = {bound(t["precision"]["tf32"][0])};
 inline constexpr double kTf32MinOperandFlopsPerByte = {bound(t["precision"]["tf32"][1])};
 inline constexpr double kFp32AccurateMinFlopsPerByte = {bound(t["precision"]["fp32_accurate"][0])};
 inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precision"]["fp32_accurate"][1])};
+inline constexpr double kRegisterSplitMinFlopsPerByte = {bound(t["precision"]["register_split"][0])};
+inline constexpr double kRegisterSplitMinOperandFlopsPerByte = {bound(t["precision"]["register_split"][1])};
 
-// The largest smaller side of C (rows or columns) up to which the fp32-accurate class takes
-// {REGISTER_SPLIT} rather than {TENSOR_KERNELS["fp32_accurate"]}: the largest of the precision sweep's up
-// to which it was the faster at every shape (0: never, or not measured).
+// The smaller side of C (rows or columns) up to which the fp32-accurate class takes {REGISTER_SPLIT}
+// rather than {TENSOR_KERNELS["fp32_accurate"]}: of the precision sweep's sides, the one whose choices lost the least
+// time against the faster of the two (0: never, or not measured).
 inline constexpr int kRegisterSplitMaxSide = {t["register_split_max_side"]};
 
 // The least K from which {TENSOR_KERNELS["fp32_accurate"]}'s error stayed within the fp32-accurate contract at every larger K measured
@@ -600,6 +631,9 @@ def main(argv=None) -> int:
     parser.add_argument("--remeasure", metavar="SWEEPS",
                         help="with --from-json: measure these sweeps anew on this GPU (comma-separated: "
                              f"{', '.join(sweep_names())}) and take the others from FILE")
+    parser.add_argument("--other-gpu", action="store_true",
+                        help="with --remeasure: measure on a GPU of another model than FILE's (the same SM count); "
+                             "the JSON and the precision table name it for the sweeps measured there")
     args = parser.parse_args(argv)
     remeasure = set(args.remeasure.split(",")) if args.remeasure else set()
     if remeasure and (not args.from_json or not remeasure <= set(sweep_names())):
@@ -615,31 +649,43 @@ def main(argv=None) -> int:
         saved = json.loads(Path(args.from_json).read_text())
         device, sms, measurements = saved["device"], saved["sms"], saved["measurements"]
         accuracy = accuracy_draws(saved.get("accuracy"))
+        measured_on = dict(saved.get("measured_on", {}))
+    else:
+        measured_on = {}
     if not args.from_json or remeasure:
         try:
             info = device_info()
         except Exception as exc:  # no GPU or no library: one line, as the report says it
             print(f"matmul_opt.tune: cannot measure without a usable GPU: {exc}", file=sys.stderr)
             return 2
-        if remeasure and (info.name, info.sm_count) != (device, sms):
+        other_gpu = bool(remeasure) and info.name != device
+        if remeasure and (info.sm_count != sms or (other_gpu and not args.other_gpu)):
             print(f"--remeasure: the saved timings are of {device} ({sms} SMs), this GPU is {info.name} "
-                  f"({info.sm_count} SMs)", file=sys.stderr)
+                  f"({info.sm_count} SMs); --other-gpu measures on another model of the same SM count",
+                  file=sys.stderr)
             return 2
         kept = [row for row in measurements if row["sweep"] not in remeasure] if remeasure else []
-        device, sms = info.name, info.sm_count
+        for sweep in remeasure:
+            if other_gpu:
+                measured_on[sweep] = info.name
+            else:
+                measured_on.pop(sweep, None)
+        if not other_gpu:
+            device, sms = info.name, info.sm_count
         measurements = kept + measure(args.repetitions, remeasure or None)
         if not remeasure:
             accuracy = [measure_accuracy()]
         elif "accuracy" in remeasure:  # a draw beside the saved ones: each threshold holds in every draw
             accuracy = accuracy + [measure_accuracy()]
     print_timings(device, sms, measurements)
-    t = tables(measurements, sms, accuracy)
+    t = tables(measurements, sms, accuracy, measured_on)
     table, precision_table = render(t), render_precision(t)
     print(table)
     print(precision_table)
     if args.json:
         Path(args.json).write_text(json.dumps({"device": device, "sms": sms, "measurements": measurements,
-                                                  "accuracy": accuracy}, indent=1))
+                                                  "accuracy": accuracy, **({"measured_on": measured_on}
+                                                                           if measured_on else {})}, indent=1))
     if args.write:
         TABLE.write_text(table)
         PRECISION_TABLE.write_text(precision_table)

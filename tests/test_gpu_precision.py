@@ -1,10 +1,11 @@
 """GPU tier: the dispatchers per accuracy (best_tf32, best_fp32_accurate; cuda/kernels/by_precision.cu) run the
 kernel their table names for the shape, which shows in results bitwise equal to that kernel's on the same inputs
-(on GPU arrays: the host path multiplies panels of rows, each dispatched on its own shape): the tensor-core kernel
-from the table's arithmetic intensity (and, for fp32 accuracy, K) up, best below (for fp32 accuracy, pairwise where
-C is small and K neither one chain nor long, and on panels that best runs on tiles); the fp32-accurate dispatcher keeps its accuracy contract on the
-report's accuracy shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes, non-finite inputs and
-determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
+(on GPU arrays: the host path multiplies panels of rows, each dispatched on its own shape): a tensor-core kernel from
+its thresholds of arithmetic intensity (and, for fp32 accuracy, K) up, the fp32-accurate class's kernel chosen by
+the shape first; best below (for fp32 accuracy, pairwise where C is small and K neither one chain nor long, and on
+panels that best runs on tiles); the fp32-accurate dispatcher keeps its accuracy contract on the report's accuracy
+shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes,
+non-finite inputs and determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
 import re
 from pathlib import Path
 
@@ -53,29 +54,45 @@ def fp32_ffma_kernel(M, N, K):
     return "pairwise" if panel else "best"
 
 
-DISPATCHERS = {"best_tf32": ("wgmma_tf32", constant("kTf32MinFlopsPerByte"), constant("kTf32MinOperandFlopsPerByte"),
-                              1),
-               "best_fp32_accurate": ("wgmma_3xtf32", constant("kFp32AccurateMinFlopsPerByte"),
-                                      constant("kFp32AccurateMinOperandFlopsPerByte"), constant("kFp32AccurateMinK"))}
-# From memory-bound to compute-bound, K from short to long, a short side of C at a high intensity, and panels of
-# few rows and of few columns (up to 32 and past it) over K within one fold and past it.
+def fp32_accurate_tensor(M, N, K):
+    """by_precision.cu's fp32_accurate_tensor: the fp32-accurate tensor-core kernel the shape would take (the register
+    split not where best's long-K rule takes the product), and the prefix of its thresholds' names in
+    precision_table.h."""
+    if (2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK")
+            and matmul_opt.kernel_available("ozaki_int8")):
+        return "ozaki_int8", "kFp32Accurate"
+    best_long_k = (K >= constant("kLongKMin", "best_table.h")
+                   and M * N // matmul_opt.device_info().sm_count <= constant("kLongKMaxMnPerSm", "best_table.h"))
+    if (min(M, N) <= constant("kRegisterSplitMaxSide") and K >= constant("kRegisterSplitMinK") and not best_long_k
+            and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
+        return "wgmma_3xtf32_register_split", "kRegisterSplit"
+    return "wgmma_3xtf32", "kFp32Accurate"
+
+
+def tensor_kernel(dispatcher, M, N, K):
+    """The dispatcher's tensor-core kernel for the shape, its two intensity thresholds and its least K."""
+    if dispatcher == "best_tf32":
+        return "wgmma_tf32", constant("kTf32MinFlopsPerByte"), constant("kTf32MinOperandFlopsPerByte"), 1
+    kernel, prefix = fp32_accurate_tensor(M, N, K)
+    return (kernel, constant(f"{prefix}MinFlopsPerByte"), constant(f"{prefix}MinOperandFlopsPerByte"),
+            max(constant("kFp32AccurateMinK"), constant("kRegisterSplitMinK") if prefix == "kRegisterSplit" else 1))
+
+
+DISPATCHERS = ("best_tf32", "best_fp32_accurate")
+# From memory-bound to compute-bound, K from short to long, a short side of C at a high intensity, panels of few
+# rows and of few columns (up to 32 and past it) over K within one fold and past it, and panels of either
+# orientation over a long K whose smaller side the register-split kernel takes.
 SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048),
-          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (64, 3000, 1000), (3000, 28, 900), (2500, 45, 60)]
+          (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (64, 3000, 1000), (3000, 28, 900), (2500, 45, 60),
+          (12, 5000, 4500), (5000, 100, 4500), (90, 9000, 5000), (300, 6000, 4200)]
 
 
 def expected_kernel(dispatcher, M, N, K):
-    tensor, min_intensity, min_operand_intensity, min_k = DISPATCHERS[dispatcher]
+    tensor, min_intensity, min_operand_intensity, min_k = tensor_kernel(dispatcher, M, N, K)
     shape = {"M": M, "N": N, "K": K}
     on_tensor_cores = (K >= min_k and tune.flops_per_byte(shape) >= min_intensity
                        and tune.operand_flops_per_byte(shape) >= min_operand_intensity)
     if on_tensor_cores and matmul_opt.kernel_available(tensor):
-        largest = 2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK")
-        if dispatcher == "best_fp32_accurate" and largest and matmul_opt.kernel_available("ozaki_int8"):
-            return "ozaki_int8"
-        if (dispatcher == "best_fp32_accurate" and min(M, N) <= constant("kRegisterSplitMaxSide")
-                and K >= constant("kRegisterSplitMinK")
-                and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
-            return "wgmma_3xtf32_register_split"
         return tensor
     return fp32_ffma_kernel(M, N, K) if dispatcher == "best_fp32_accurate" else "best"
 

@@ -288,16 +288,19 @@ def test_saved_accuracy_reads_as_draws_with_integer_k():
 
 
 def test_the_precision_table_holds_the_thresholds():
-    text = tune.render_precision({"precision": {"tf32": (17.25, 40.0), "fp32_accurate": (float("inf"), float("inf"))},
+    text = tune.render_precision({"precision": {"tf32": (17.25, 40.0), "fp32_accurate": (float("inf"), float("inf")),
+                                                "register_split": (13.6, 20.0)},
                                   "register_split_max_side": 48, "accurate_min_k": 256,
                                   "register_split_min_k": 4096, "ozaki": (5.2e12, 11585.2)})
     assert "kTf32MinFlopsPerByte = 17.2;" in text or "kTf32MinFlopsPerByte = 17.3;" in text
     assert "kTf32MinOperandFlopsPerByte = 40.0;" in text
     assert "kFp32AccurateMinFlopsPerByte = INFINITY;" in text and "kFp32AccurateMinK = 256;" in text
     assert "kFp32AccurateMinOperandFlopsPerByte = INFINITY;" in text and "kRegisterSplitMaxSide = 48;" in text
-    assert "kRegisterSplitMinK = 4096;" in text
+    assert "kRegisterSplitMinK = 4096;" in text and "kRegisterSplitMinFlopsPerByte = 13.6;" in text
+    assert "kRegisterSplitMinOperandFlopsPerByte = 20.0;" in text
     assert "kOzakiMinFlops = 5.2e+12;" in text and "kOzakiMinK = 11585.2;" in text
-    never = tune.render_precision({"precision": {"tf32": (1.0, 1.0), "fp32_accurate": (1.0, 1.0)},
+    never = tune.render_precision({"precision": {"tf32": (1.0, 1.0), "fp32_accurate": (1.0, 1.0),
+                                                 "register_split": (1.0, 1.0)},
                                    "register_split_max_side": 0, "accurate_min_k": 256,
                                    "register_split_min_k": "INT_MAX", "ozaki": (float("inf"), float("inf"))})
     assert "kOzakiMinFlops = INFINITY;" in never and "kOzakiMinK = INFINITY;" in never
@@ -327,7 +330,7 @@ def test_the_ozaki_bounds_take_both_the_flops_and_the_k_where_ozaki_wins():
 
 def test_the_committed_precision_table_is_the_one_the_committed_measurements_give():
     saved = json.loads(MEASUREMENTS.read_text())
-    t = tables(saved["measurements"], saved["sms"], saved.get("accuracy"))
+    t = tables(saved["measurements"], saved["sms"], saved.get("accuracy"), saved.get("measured_on"))
     assert tune.PRECISION_TABLE.read_text() == tune.render_precision(t)
 
 
@@ -372,34 +375,64 @@ def test_remeasure_refuses_unknown_sweeps_another_gpu_and_no_saved_timings(tmp_p
     assert "this GPU is NVIDIA H100" in capsys.readouterr().err
 
 
-def fp32_accurate_row(M, N, K, best_ms, split_both_ms, register_split_ms):
+def test_other_gpu_remeasures_on_another_model_and_names_it(tmp_path, monkeypatch):
+    saved = json.loads(MEASUREMENTS.read_text())
+    source, out = tmp_path / "saved.json", tmp_path / "merged.json"
+    source.write_text(json.dumps(saved))
+    fresh = [row for row in saved["measurements"] if row["sweep"] == "precision"]
+    monkeypatch.setattr(tune, "device_info", lambda: type("Info", (), {"name": "Another GPU", "sm_count": saved["sms"]})())
+    monkeypatch.setattr(tune, "measure", lambda repetitions, only=None: fresh)
+    monkeypatch.setattr(tune, "PRECISION_TABLE", tmp_path / "precision_table.h")
+    monkeypatch.setattr(tune, "TABLE", tmp_path / "best_table.h")
+    tune.TABLE.write_text("")
+    assert tune.main(["--from-json", str(source), "--remeasure", "precision", "--other-gpu", "--json", str(out),
+                      "--write"]) == 0
+    merged = json.loads(out.read_text())
+    assert merged["device"] == saved["device"] and merged["measured_on"]["precision"] == "Another GPU"
+    assert "The precision sweep ran on Another GPU" in tune.PRECISION_TABLE.read_text()
+    # Another SM count is refused even so.
+    monkeypatch.setattr(tune, "device_info", lambda: type("Info", (), {"name": "Another GPU", "sm_count": 7})())
+    assert tune.main(["--from-json", str(source), "--remeasure", "precision", "--other-gpu"]) == 2
+
+
+def fp32_accurate_row(M, N, K, ffma_ms, split_both_ms, register_split_ms):
     return {"sweep": "precision", "M": M, "N": N, "K": K,
-            "ms": {"best": best_ms, "wgmma_tf32": 1.0, "wgmma_3xtf32": split_both_ms,
-                   "wgmma_3xtf32_register_split": register_split_ms}}
+            "ms": {"best": 1.0, "wgmma_tf32": 1.0, "wgmma_3xtf32": split_both_ms,
+                   "wgmma_3xtf32_register_split": register_split_ms, "fp32_accurate_ffma": ffma_ms}}
 
 
-def test_the_register_split_kernel_takes_the_smaller_sides_up_to_its_first_loss():
+def test_the_register_split_kernel_takes_the_smaller_sides_up_to_the_least_loss():
     rows = [fp32_accurate_row(16, 4096, 1024, 9.0, 2.0, 1.0), fp32_accurate_row(48, 4096, 4096, 9.0, 2.0, 1.0),
             fp32_accurate_row(96, 4096, 1024, 9.0, 2.0, 1.0), fp32_accurate_row(96, 4096, 4096, 9.0, 1.0, 2.0),
             fp32_accurate_row(192, 4096, 1024, 9.0, 2.0, 1.0)]
-    assert tune.register_split_max_side(rows) == 48  # at 96 it lost one shape; 192 past it does not count
+    assert tune.register_split_max_side(rows) == 192  # past one loss at 96, two wins: up to 192 loses the least
+    assert tune.register_split_max_side(rows[:4]) == 48  # 48 and 96 lose the same: the smaller
+    slower = [fp32_accurate_row(16, 4096, 1024, 9.0, 1.0, 2.0)]
+    assert tune.register_split_max_side(slower) == 0  # slower everywhere: never
     assert tune.register_split_max_side([precision_row(16, 4096, 1024, 2.0, 1.0)]) == 0  # not measured
-    chosen = tune.fp32_accurate_choice(rows, 48)
-    assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in chosen] == [1.0, 1.0, 2.0, 1.0, 2.0]
-    # From a K where its error keeps the contract only: at K = 1024 the other kernel's time.
-    chosen = tune.fp32_accurate_choice(rows, 48, 4096)
-    assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in chosen] == [2.0, 1.0, 2.0, 1.0, 2.0]
-    assert [row["ms"][tune.FP32_ACCURATE_CHOICE] for row in tune.fp32_accurate_choice(rows, 48, "INT_MAX")] == \
-        [2.0, 2.0, 2.0, 1.0, 2.0]
+    # best's long-K products do not count: there the class never takes the register split.
+    long_k = [fp32_accurate_row(16, 4096, 1024, 9.0, 2.0, 1.0), fp32_accurate_row(64, 64, 131072, 9.0, 2.0, 1.0)]
+    assert tune.register_split_max_side(long_k) == 64
+    assert tune.register_split_max_side(long_k, long_k_max_mn_per_sm=2000, sms=132) == 16
+    assert [tune.takes_register_split(row, 48, 1) for row in rows] == [True, True, False, False, False]
+    # From a K where its error keeps the contract only.
+    assert [tune.takes_register_split(row, 48, 4096) for row in rows] == [False, True, False, False, False]
+    assert not any(tune.takes_register_split(row, 48, "INT_MAX") for row in rows)
 
 
-def test_the_fp32_accurate_thresholds_follow_the_class_choice_not_one_kernel():
-    """Where the register-split kernel is fast enough to beat best on a shape that the other 3xTF32 kernel loses,
-    the class's thresholds come down to take it."""
+def test_each_fp32_accurate_kernel_has_thresholds_from_the_shapes_it_would_take():
+    """The register-split kernel, faster than the FMAs on a panel that the other 3xTF32 kernel loses, comes in at
+    the panel's intensity; the other kernel's thresholds come from the shapes past the register split's sides alone,
+    against the class's time off the tensor cores (fp32_accurate_ffma), not best's."""
     rows = [fp32_accurate_row(16, 4096, 1024, 1.0, 4.0, 2.0), fp32_accurate_row(48, 4096, 1024, 2.0, 4.0, 1.0),
-            fp32_accurate_row(3072, 3072, 3072, 4.0, 1.0, 2.0)]
-    thresholds = tune.precision_thresholds(rows)["fp32_accurate"]
-    without = tune.min_intensities(rows, "wgmma_3xtf32")
-    assert thresholds < without
-    shape_48 = {"M": 48, "N": 4096, "K": 1024}
-    assert tune.flops_per_byte(shape_48) >= thresholds[0] and tune.operand_flops_per_byte(shape_48) >= thresholds[1]
+            fp32_accurate_row(384, 4096, 1024, 2.0, 1.0, 3.0), fp32_accurate_row(3072, 3072, 3072, 4.0, 1.0, 2.0)]
+    thresholds = tune.precision_thresholds(rows)
+    assert tune.register_split_max_side(rows) == 48
+    split_from, both_from = thresholds["register_split"], thresholds["fp32_accurate"]
+    panel_48, panel_16, panel_384 = ({"M": side, "N": 4096, "K": 1024} for side in (48, 16, 384))
+
+    def reaches(shape, pair):
+        return tune.flops_per_byte(shape) >= pair[0] and tune.operand_flops_per_byte(shape) >= pair[1]
+    assert reaches(panel_48, split_from) and not reaches(panel_16, split_from)
+    assert reaches(panel_384, both_from)  # best's time (1.0) would have kept it off the tensor cores
+    assert thresholds["fp32_accurate"] == tune.min_intensities(rows[2:], "wgmma_3xtf32", "fp32_accurate_ffma")

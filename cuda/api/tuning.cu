@@ -1,7 +1,9 @@
 // The tuner's C entry points (matmul.h): best's configurations by index, an override of its choice, whether
-// split-K may add slices within a cluster, and an override of wgmma_tf32's tile width and path.
+// split-K may add slices within a cluster, an override of wgmma_tf32's tile width and path, and one of
+// best_fp32_accurate's choice.
 #include "core/schedule/split_k.h"
 #include "kernels/best.h"
+#include "kernels/by_precision.h"
 #include "kernels/wgmma_tf32.h"
 #include "matmul.h"
 
@@ -37,5 +39,13 @@ extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int s
                        "k_major_transpose and split_tail 0 or 1",
                        width, k_major_transpose, split_tail);
     wgmma_tf32::force(width, k_major_transpose == 1, split_tail == 1);
+    return MM_OK;
+}
+
+extern "C" mm_status mm_fp32_accurate_force_ffma(int on) {
+    if (on != 0 && on != 1)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT,
+                       "mm_fp32_accurate_force_ffma(%d): pass 1 (off the tensor cores) or 0 (the table's choice)", on);
+    by_precision::force_fp32_ffma(on == 1);
     return MM_OK;
 }

@@ -35,14 +35,24 @@
 // over a K long enough, for ozaki_int8 to win. Its error kept the class's contract at K up to 2^20
 // on all but one of the products docs/experiments/2026-12-03-ozaki-norms.md measured (the exception: a single
 // output of a sum of 10^6 spread values), all of them smaller than those it takes here.
-// Among the 3xTF32 kernels, C's smaller side decides: up to kRegisterSplitMaxSide (tuned: the largest side up to which
-// it was the faster at every shape of the sweep), wgmma_3xtf32_register_split, which splits the larger operand in
+// Among the 3xTF32 kernels, C's smaller side decides: up to kRegisterSplitMaxSide (tuned: the bound on the side whose
+// choices lost the least time over the sweep), wgmma_3xtf32_register_split, which splits the larger operand in
 // registers as it lies and passes over the smaller one alone, in tiles fitted to that side; past it wgmma_3xtf32,
-// whose square tiles and passes over both operands pay where neither operand dominates.
+// whose square tiles and passes over both operands pay where neither operand dominates. Not where best's long-K rule
+// takes the product (a long K over a small C, which best spreads over every SM with kernels fitted to C): there a
+// tile of 128 rows is mostly padding, and the class chooses between wgmma_3xtf32 and the FMAs. Each 3xTF32 kernel
+// has its own pair of intensity thresholds, fitted on the sweep's shapes that it would take: the register split's
+// pass over the smaller operand alone costs far less than wgmma_3xtf32's over both, so it wins against the FMAs at
+// lower intensities. So the class first picks the tensor-core kernel the shape would take, then asks whether the
+// shape reaches that kernel's thresholds.
 // Where wgmma cannot run (no Hopper GPU, or no sm_90a machine code), best runs every product.
 //
 // Changes vs best: none in the kernels; the launchers compute the two intensities (and, for fp32 accuracy, the
 // outputs per SM) and call the chosen kernel's launcher.
+#include "kernels/by_precision.h"
+
+#include <atomic>
+
 #include "core/device.h"
 #include "core/problem.h"
 #include "kernels/best.h"
@@ -62,7 +72,7 @@ mm_status requires_wgmma_3xtf32_register_split();
 
 namespace {
 
-// The thresholds of one class: the tensor-core kernel runs where g reaches all three.
+// The thresholds of a tensor-core kernel: its class runs it where g reaches all three.
 struct Thresholds {
     double min_flops_per_byte;          // 2MNK over 4(MK + KN + MN)
     double min_operand_flops_per_byte;  // 2MNK over 4(MK + KN)
@@ -78,12 +88,14 @@ bool reaches(const GemmArgs& g, const Thresholds& t) {
 
 using Launcher = mm_status (*)(const GemmArgs&, cudaStream_t);
 
-// The tensor-core launcher where it can run and g reaches the class's thresholds; else `otherwise`.
+// The tensor-core launcher where it can run and g reaches its thresholds; else `otherwise`.
 mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const Thresholds& t, Launcher otherwise,
                               const GemmArgs& g, cudaStream_t stream) {
     if (reaches(g, t) && requirement() == MM_OK) return tensor(g, stream);
     return otherwise(g, stream);
 }
+
+std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs
 // per SM and no short side (best::has_short_side, best's test for a panel), and K from one run of pairwise's order
@@ -114,21 +126,42 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     return launch_best(g, stream);
 }
 
-// The fp32-accurate tensor-core kernel for g: ozaki_int8 for the largest products over a long K; else
-// wgmma_3xtf32_register_split where C's smaller side is at most kRegisterSplitMaxSide and K reaches
-// kRegisterSplitMinK; else wgmma_3xtf32.
-mm_status launch_fp32_accurate_tensor(const GemmArgs& g, cudaStream_t stream) {
+// A tensor-core kernel of the fp32-accurate class and the thresholds from which the class runs it.
+struct TensorChoice {
+    Launcher launch;
+    mm_status (*requirement)();
+    Thresholds from;
+};
+
+// Whether best's long-K rule takes g: K from kLongKMin over at most kLongKMaxMnPerSm outputs per SM.
+bool best_takes_long_k(const GemmArgs& g, int sms) {
+    return g.K >= best_table::kLongKMin && int64_t(g.M) * g.N / sms <= best_table::kLongKMaxMnPerSm;
+}
+
+// The fp32-accurate tensor-core kernel that g would take (of those this GPU and build can run): ozaki_int8 for the
+// largest products over a long K; else wgmma_3xtf32_register_split where C's smaller side is at most
+// kRegisterSplitMaxSide, K reaches kRegisterSplitMinK and best's long-K rule does not take g; else wgmma_3xtf32.
+TensorChoice fp32_accurate_tensor(const GemmArgs& g, int sms) {
+    constexpr Thresholds kSplitBoth{precision_table::kFp32AccurateMinFlopsPerByte,
+                                    precision_table::kFp32AccurateMinOperandFlopsPerByte,
+                                    precision_table::kFp32AccurateMinK};
+    constexpr Thresholds kRegisterSplit{
+        precision_table::kRegisterSplitMinFlopsPerByte, precision_table::kRegisterSplitMinOperandFlopsPerByte,
+        precision_table::kRegisterSplitMinK > precision_table::kFp32AccurateMinK ? precision_table::kRegisterSplitMinK
+                                                                                 : precision_table::kFp32AccurateMinK};
     if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK &&
         requires_ozaki_int8() == MM_OK)
-        return launch_ozaki_int8(g, stream);
+        return {launch_ozaki_int8, requires_ozaki_int8, kSplitBoth};
     const int smaller_side = g.M < g.N ? g.M : g.N;
     if (smaller_side <= precision_table::kRegisterSplitMaxSide && g.K >= precision_table::kRegisterSplitMinK &&
-        requires_wgmma_3xtf32_register_split() == MM_OK)
-        return launch_wgmma_3xtf32_register_split(g, stream);
-    return launch_wgmma_3xtf32(g, stream);
+        !best_takes_long_k(g, sms) && requires_wgmma_3xtf32_register_split() == MM_OK)
+        return {launch_wgmma_3xtf32_register_split, requires_wgmma_3xtf32_register_split, kRegisterSplit};
+    return {launch_wgmma_3xtf32, requires_wgmma_3xtf32, kSplitBoth};
 }
 
 }  // namespace
+
+void by_precision::force_fp32_ffma(bool on) { fp32_ffma_forced.store(on, std::memory_order_relaxed); }
 
 mm_status launch_best_tf32(const GemmArgs& g, cudaStream_t stream) {
     constexpr Thresholds kTf32{precision_table::kTf32MinFlopsPerByte, precision_table::kTf32MinOperandFlopsPerByte, 1};
@@ -136,9 +169,9 @@ mm_status launch_best_tf32(const GemmArgs& g, cudaStream_t stream) {
 }
 
 mm_status launch_best_fp32_accurate(const GemmArgs& g, cudaStream_t stream) {
-    constexpr Thresholds kFp32Accurate{precision_table::kFp32AccurateMinFlopsPerByte,
-                                       precision_table::kFp32AccurateMinOperandFlopsPerByte,
-                                       precision_table::kFp32AccurateMinK};
-    return launch_by_intensity(launch_fp32_accurate_tensor, requires_wgmma_3xtf32, kFp32Accurate, launch_fp32_ffma, g,
-                               stream);
+    if (fp32_ffma_forced.load(std::memory_order_relaxed)) return launch_fp32_ffma(g, stream);
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const TensorChoice tensor = fp32_accurate_tensor(g, sms);
+    return launch_by_intensity(tensor.launch, tensor.requirement, tensor.from, launch_fp32_ffma, g, stream);
 }

@@ -6,15 +6,19 @@
 
 namespace precision_table {
 
-// The intensities from which each class's tensor-core kernel runs instead of best, both reached: 2MNK FLOPs over
-// the 4(MK + KN + MN) bytes the product moves at least, and over the 4(MK + KN) bytes of its operands alone. The
-// pair of thresholds that lost the least time against the faster of the two over the precision sweep (C of
-// 16, 48, 96, 192, 256, 384 rows against 4096 columns at K = 1024, 4096; cubes of 768, 1536, 3072;
+// The intensities from which each tensor-core kernel runs instead of its class's choice off the tensor cores (best;
+// for fp32 accuracy, pairwise or best), both reached: 2MNK FLOPs over the 4(MK + KN + MN) bytes the product moves at
+// least, and over the 4(MK + KN) bytes of its operands alone. The pair of thresholds that lost the least time
+// against the faster of the two over the precision sweep's shapes that the kernel would take (C of
+// 16, 48, 96, 192, 256, 384 rows against 4096 columns and the transpose at K = 1024, 4096; cubes of 768, 1536, 3072;
 // 4096^2 at K = 16, 32, 64, 128, 256; squares of 64, 128, 256, 512 at K = 131072); INFINITY: never.
+// kTf32*: wgmma_tf32; kFp32Accurate*: wgmma_3xtf32; kRegisterSplit*: wgmma_3xtf32_register_split.
 inline constexpr double kTf32MinFlopsPerByte = 11.2;
 inline constexpr double kTf32MinOperandFlopsPerByte = 19.5;
-inline constexpr double kFp32AccurateMinFlopsPerByte = 52.6;
-inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 76.6;
+inline constexpr double kFp32AccurateMinFlopsPerByte = 50.9;
+inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 124.2;
+inline constexpr double kRegisterSplitMinFlopsPerByte = 74.9;
+inline constexpr double kRegisterSplitMinOperandFlopsPerByte = 76.6;
 
 // The largest smaller side of C (rows or columns) up to which the fp32-accurate class takes
 // wgmma_3xtf32_register_split rather than wgmma_3xtf32: the largest of the precision sweep's up

@@ -22,7 +22,8 @@
 // into two copies read from shared memory; tiles fitted to the smaller operand's side (128 x 8 to 128 x 64)
 // instead of 128 x 128, since the two split register sets, the two accumulator sets and the total must fit in a
 // consumer thread's registers; the schedule and split tails of wgmma_tf32's small sides (K slices that share the
-// tiles out evenly over the SMs; the ragged last wave of many tiles in K pieces).
+// tiles out evenly over the SMs, here at least kMinSliceK deep at every width; the ragged last wave of many tiles in
+// K pieces).
 //
 // Tile: 128 x kBN x 32 (kBN = 8, 16, 24, 32 or 64: the narrowest that covers a side of C of up to 64, else 64),
 // 384 threads (one producer warpgroup, of which one thread works, and two consumer warpgroups of 64 rows; setmaxnreg
@@ -221,16 +222,21 @@ gemm::RegisterOperandLaunchers launchers(int width) {
 // The width for a C of `columns` in the kernel's orientation: the narrowest that covers them, else the widest.
 int tile_width(int64_t columns) { return gemm::SmallSideWidths::covering(columns, kMaxWidth); }
 
+// The least depth of a K slice at every width: a tile does three MMAs per k8 step where wgmma_tf32 does one, so a
+// slice carries its share of the workspace (rows x width written and read) over three times the tensor-core work of
+// wgmma_tf32's at the same depth, and wgmma_tf32's least depth (gemm::small_side_min_slice_k, up to 16 x width) would
+// keep a few wide tiles unsplit over a K of a thousand or more: a few SMs at work, and each output's total one
+// chain of promotions over all of K.
+constexpr int kMinSliceK = 256;
+
 // Runs k (C of rows x columns in the kernel's orientation, on path kPath) at promotion interval kPromoteK: where the
 // tiles are fewer than the SMs, through K slices that share them out evenly (as wgmma_tf32's small sides, slices at
-// least gemm::small_side_min_slice_k(width) deep); else over whole tiles with a split tail, whose pieces cost less
-// than a workspace of C.
+// least kMinSliceK deep); else over whole tiles with a split tail, whose pieces cost less than a workspace of C.
 template <gemm::OperandPath kPath, int kPromoteK>
 mm_status run_product(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
     const int width = tile_width(columns);
     const int64_t tiles = tiles_of(rows, gemm::kRegisterTileRows) * tiles_of(columns, width);
-    const int splits =
-        tiles >= sms ? 1 : gemm::choose_balanced_tf32_splits(tiles, k.K, sms, gemm::small_side_min_slice_k(width));
+    const int splits = tiles >= sms ? 1 : gemm::choose_balanced_tf32_splits(tiles, k.K, sms, kMinSliceK);
     const gemm::RegisterOperandLaunchers l = launchers<kPath, kPromoteK>(width);
     if (splits > 1) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
     return l.whole_tiles(k, stream);
