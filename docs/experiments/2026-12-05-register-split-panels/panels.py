@@ -6,7 +6,8 @@ split's error over K against cuBLAS fp32's (GPU needed; run it once per library,
     python3 panels.py [--rounds 3] [--repetitions 10] [--draws 2] [--json out.json]
     python3 panels.py --grid --kernels best_fp32_accurate,cublas --draws 0 [--json out.json]
 
---grid: every shape of the grid and the held-out grid instead; --kernels: these instead (cublas among them).
+--grid: every shape of the grid and the held-out grid instead; --cubes: the asv kernels suite's shapes instead;
+--kernels: these instead (cublas among them).
 
 Timing: matmul_opt.benchmark (device-resident inputs, CUDA events), each round every (shape, kernel) once in a
 rotated order; the table gives the median over the rounds and the ratio to cuBLAS fp32 (> 1: faster). Accuracy:
@@ -49,12 +50,16 @@ def main():
     parser.add_argument("--draws", type=int, default=2)
     parser.add_argument("--json")
     parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--cubes", action="store_true")
     parser.add_argument("--kernels", default=",".join(KERNELS))
     args = parser.parse_args()
     kernels = args.kernels.split(",")
     shapes = [(s.klass, s.M, s.N, s.K) for s in GRID + HELD_OUT
               if args.grid or (17 <= min(s.M, s.N) <= 520 and s.K >= 64)]
     shapes += [] if args.grid else [("accuracy", 256, 256, k) for k in (1024, 4096)]
+    if args.cubes:
+        shapes = [("cube", n, n, n) for n in (512, 1024, 2048, 4096, 8192)]
+        shapes += [("ragged", 1025, 1023, 1021), ("ragged", 8191, 2049, 4095)]
     times = {}
     for r in range(args.rounds):
         for klass, M, N, K in shapes:
