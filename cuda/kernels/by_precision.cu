@@ -12,8 +12,9 @@
 // their operands in passes over memory (rounded or split copies), whose bytes grow with (M + N)K, and where C has a
 // short side those passes and the few tiles that C fills cost more than best's FMAs save. The crossings depend on
 // tiles per wave and K per tile, so they are measured rather than derived: the tuner (`python -m matmul_opt.tune`)
-// times both kernels of each class on shapes generated from the features and writes the pair of thresholds from
-// which the tensor-core kernel is used (precision_table.h).
+// times each tensor-core kernel and its class's choice off the tensor cores (best_fp32_accurate forced there through
+// by_precision::force_fp32_ffma) on shapes generated from the features and writes, per tensor-core kernel, the pair
+// of thresholds from which it is used (precision_table.h).
 // The fp32-accurate class has a second bound: 3xTF32 drops the small x small term of its split, which shows in sums
 // of few terms, so it is used from the K at which the tuner measured its error within the accuracy contract
 // (matmul_opt.accuracy.FP32_ACCURATE_CONTRACT) at every larger K swept; below it, best.

@@ -222,11 +222,10 @@ gemm::RegisterOperandLaunchers launchers(int width) {
 // The width for a C of `columns` in the kernel's orientation: the narrowest that covers them, else the widest.
 int tile_width(int64_t columns) { return gemm::SmallSideWidths::covering(columns, kMaxWidth); }
 
-// The least depth of a K slice at every width: a tile does three MMAs per k8 step where wgmma_tf32 does one, so a
-// slice carries its share of the workspace (rows x width written and read) over three times the tensor-core work of
-// wgmma_tf32's at the same depth, and wgmma_tf32's least depth (gemm::small_side_min_slice_k, up to 16 x width) would
-// keep a few wide tiles unsplit over a K of a thousand or more: a few SMs at work, and each output's total one
-// chain of promotions over all of K.
+// The least depth of a K slice, at every width. wgmma_tf32's (gemm::small_side_min_slice_k, 16 x width) keeps a
+// slice's workspace (rows x width, written and read) small beside the operand it streams; here a tile does three MMAs
+// per k8 step, three times the work per byte of workspace, and at 16 x width a few 64-wide tiles over a K of about a
+// thousand would run unsplit: few SMs at work, and each output's total one long chain of promotions.
 constexpr int kMinSliceK = 256;
 
 // Runs k (C of rows x columns in the kernel's orientation, on path kPath) at promotion interval kPromoteK: where the
