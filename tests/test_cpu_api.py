@@ -395,6 +395,11 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         assert b"pass 1 (allowed) or 0 (never)" in lib.mm_last_error()
     _library.check(lib.mm_split_k_clusters(0))
     _library.check(lib.mm_split_k_clusters(1))  # the default again
+    for bad in (-1, 2):
+        assert lib.mm_fp32_accurate_force_ffma(bad) != 0
+        assert b"pass 1 (off the tensor cores) or 0 (the table's choice)" in lib.mm_last_error()
+    _library.check(lib.mm_fp32_accurate_force_ffma(1))
+    _library.check(lib.mm_fp32_accurate_force_ffma(0))  # the default again
 
 
 def test_wgmma_tf32_tuning_hook_takes_its_widths_and_refuses_others():
