@@ -56,15 +56,13 @@ def fp32_ffma_kernel(M, N, K):
 
 def fp32_accurate_tensor(M, N, K):
     """by_precision.cu's fp32_accurate_tensor: the fp32-accurate tensor-core kernel the shape would take (the register
-    split not where best's long-K rule takes the product), and the prefix of its thresholds' names in
-    precision_table.h."""
-    if (2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK")
-            and matmul_opt.kernel_available("ozaki_int8")):
+    split not where best's long-K rule takes the product; whether it can run is asked after the thresholds), and the
+    prefix of its thresholds' names in precision_table.h."""
+    if 2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK"):
         return "ozaki_int8", "kFp32Accurate"
     best_long_k = (K >= constant("kLongKMin", "best_table.h")
                    and M * N // matmul_opt.device_info().sm_count <= constant("kLongKMaxMnPerSm", "best_table.h"))
-    if (min(M, N) <= constant("kRegisterSplitMaxSide") and K >= constant("kRegisterSplitMinK") and not best_long_k
-            and matmul_opt.kernel_available("wgmma_3xtf32_register_split")):
+    if min(M, N) <= constant("kRegisterSplitMaxSide") and K >= constant("kRegisterSplitMinK") and not best_long_k:
         return "wgmma_3xtf32_register_split", "kRegisterSplit"
     return "wgmma_3xtf32", "kFp32Accurate"
 

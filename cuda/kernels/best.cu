@@ -243,8 +243,8 @@ int splits_for(const ConfigDesc& config, const GemmArgs& g, int sms) {
 // The long-K rule's configuration for g, or nullptr where g is not a long K over a small C: the longk kernel for a
 // C that one of its tiles covers, unless the smaller side leaves it to the skinny kernel; the skinny kernel for the
 // smallest C it takes; else the configuration whose tiles, padded to cover C, take the least time at its rate.
-const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int64_t mn_per_sm) {
-    if (g.K < best_table::kLongKMin || mn_per_sm > best_table::kLongKMaxMnPerSm) return nullptr;
+const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int sms, int64_t mn_per_sm) {
+    if (!best::takes_long_k(g, sms)) return nullptr;
     const int small_side = g.M < g.N ? g.M : g.N, large_side = g.M < g.N ? g.N : g.M;
     if (large_side <= longk::kMaxTileSide && (small_side > best_table::kLongkMinSmallSide || !skinny::takes(g)))
         return &longk::kPlanned;
@@ -275,7 +275,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
     const bool small_side_streams = best::streams_small_side(g, sms);
     // A small side against a large side past longk's tile is the skinny kernel's at any K: the operand that side
     // leaves large dominates the bytes, whatever C's size per SM.
-    if (const ConfigDesc* long_k = long_k_choice(*t, g, mn_per_sm);
+    if (const ConfigDesc* long_k = long_k_choice(*t, g, sms, mn_per_sm);
         long_k != nullptr && !(small_side_streams && large_side > longk::kMaxTileSide)) {
         const ConfigDesc* config = runnable(long_k, g);
         *choice = {config, splits_for(*config, g, sms)};
@@ -417,6 +417,10 @@ std::atomic<int> forced_splits{1};
 }  // namespace
 
 namespace best {
+
+bool takes_long_k(const GemmArgs& g, int sms) {
+    return g.K >= best_table::kLongKMin && int64_t(g.M) * g.N / sms <= best_table::kLongKMaxMnPerSm;
+}
 
 bool streams_small_side(const GemmArgs& g, int sms) {
     const int small_side = g.M < g.N ? g.M : g.N;

@@ -18,6 +18,10 @@ inline bool has_short_side(int64_t M, int64_t N) {
     return (M < N ? M : N) * kPanelMinAspect <= (M < N ? N : M);
 }
 
+// Whether best's long-K rule takes g: a long K (from best_table's kLongKMin) over a small C (at most kLongKMaxMnPerSm
+// outputs per SM on sms SMs).
+bool takes_long_k(const GemmArgs& g, int sms);
+
 // Whether best's small-side rule gives g to the skinny kernel: a small side of at most best_table's kSkinnyMaxRows
 // rows or kSkinnyMaxColumns columns that the kernel takes, or one its bulk mainloop streams on sms SMs. (A long K
 // over a C that one longk tile covers goes to the long-K rule first.)

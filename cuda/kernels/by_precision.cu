@@ -134,14 +134,10 @@ struct TensorChoice {
     Thresholds from;
 };
 
-// Whether best's long-K rule takes g: K from kLongKMin over at most kLongKMaxMnPerSm outputs per SM.
-bool best_takes_long_k(const GemmArgs& g, int sms) {
-    return g.K >= best_table::kLongKMin && int64_t(g.M) * g.N / sms <= best_table::kLongKMaxMnPerSm;
-}
-
-// The fp32-accurate tensor-core kernel that g would take (of those this GPU and build can run): ozaki_int8 for the
-// largest products over a long K; else wgmma_3xtf32_register_split where C's smaller side is at most
-// kRegisterSplitMaxSide, K reaches kRegisterSplitMinK and best's long-K rule does not take g; else wgmma_3xtf32.
+// The fp32-accurate tensor-core kernel that g's shape would take: ozaki_int8 for the largest products over a long K;
+// else wgmma_3xtf32_register_split where C's smaller side is at most kRegisterSplitMaxSide, K reaches
+// kRegisterSplitMinK and best's long-K rule does not take g; else wgmma_3xtf32. (All three are sm_90a code of one
+// build and need the same GPU, so where one cannot run none can.)
 TensorChoice fp32_accurate_tensor(const GemmArgs& g, int sms) {
     constexpr Thresholds kSplitBoth{precision_table::kFp32AccurateMinFlopsPerByte,
                                     precision_table::kFp32AccurateMinOperandFlopsPerByte,
@@ -150,12 +146,11 @@ TensorChoice fp32_accurate_tensor(const GemmArgs& g, int sms) {
         precision_table::kRegisterSplitMinFlopsPerByte, precision_table::kRegisterSplitMinOperandFlopsPerByte,
         precision_table::kRegisterSplitMinK > precision_table::kFp32AccurateMinK ? precision_table::kRegisterSplitMinK
                                                                                  : precision_table::kFp32AccurateMinK};
-    if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK &&
-        requires_ozaki_int8() == MM_OK)
+    if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK)
         return {launch_ozaki_int8, requires_ozaki_int8, kSplitBoth};
     const int smaller_side = g.M < g.N ? g.M : g.N;
     if (smaller_side <= precision_table::kRegisterSplitMaxSide && g.K >= precision_table::kRegisterSplitMinK &&
-        !best_takes_long_k(g, sms) && requires_wgmma_3xtf32_register_split() == MM_OK)
+        !best::takes_long_k(g, sms))
         return {launch_wgmma_3xtf32_register_split, requires_wgmma_3xtf32_register_split, kRegisterSplit};
     return {launch_wgmma_3xtf32, requires_wgmma_3xtf32, kSplitBoth};
 }
