@@ -12,9 +12,10 @@
 // computes C's transpose (Y = op(B)^T, X = op(A)^T) and writes it transposed. Every op combination is read as
 // stored. Where the large side is wide (bulk_wide), or Y has more rows than the mainloops below take, and the GPU
 // has bulk tensor copies, the bulk mainloop streams X through shared memory, whichever way it is stored, up to 24
-// rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut into slices through split-K where one slice per column
-// would leave SMs idle. Elsewhere one of three mainloops that need no copy engine, chosen by how X is stored and how
-// many rows Y has:
+// rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut into slices where one slice per column would leave SMs
+// idle: up to 8 slices of a column form a cluster that adds them where every column's cluster fits the GPU at once,
+// else they go through split-K. Elsewhere one of three mainloops that need no copy engine, chosen by how X is
+// stored and how many rows Y has:
 // - X with its rows along L (B as stored for op_b = N; A for op_a = T): a lane holds S x 4 sums for 4 consecutive
 //   l, and takes 4 consecutive k per step: 4 float4 of X (one per row k) and Y(s, k .. k + 3) for every s. A warp's
 //   lanes are `lane_quads` l-quads (fastest) by the rest along K, so that a warp reads whole lines of X's rows and
@@ -65,7 +66,8 @@ struct Plan {
     XRows x;
     YRows y;
     bool staged;  // X along K through shared memory (staged_mainloop.cuh)
-    bool bulk;    // X through shared memory by bulk tensor copies (bulk_mainloop.cuh), K slices through split-K
+    bool bulk;    // X through shared memory by bulk tensor copies (bulk_mainloop.cuh), K slices summed in a cluster
+                  // or through split-K (core/schedule/split_k.h's run_split_k_in_clusters)
     int S, L;
     int lane_quads;  // X along L
     int s_groups;
@@ -123,7 +125,7 @@ using BulkTile = BulkShapeOf<XRows::kAlongL, 4>;  // the tile, which every row c
 // The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
 // columns and either one K slice per column covers kBulkOneSlicePct% of them, or X lies along L and Y has more
 // rows than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as
-// fast or faster and add their K slices in a cluster rather than through split-K's second kernel. It takes up to
+// fast or faster. It takes up to
 // kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled configurations win. Where one
 // slice per column covers kBulkOneSlicePct% of the SMs, slices would cost more than the idle SMs; below that, K is
 // cut into slices for as many blocks as the SMs hold at once, none shorter than kBulkMinSliceTiles tiles
@@ -342,13 +344,14 @@ mm_status launch_kernel(const GemmArgs& g, const Plan& p, int splits, int k_per_
     });
 }
 
-// split-K's slice launcher for the bulk mainloop: slices of ktiles_per_split tiles of X.
-mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
-                             cudaStream_t stream) {
+// The bulk mainloop over `splits` slices of ktiles_per_split tiles of X, writing to `out`: the slices' products, or C
+// itself where each column's slices form a cluster that sums them.
+mm_status launch_bulk(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out, bool cluster_sum,
+                      cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const Plan p = plan(g, sms);
-    const SkinnyView v = view_of(g, p, BulkTile::kTileK * ktiles_per_split, out, false);
+    const SkinnyView v = view_of(g, p, BulkTile::kTileK * ktiles_per_split, out, cluster_sum);
     CUtensorMap x_map;
     if (p.x == XRows::kAlongL)
         MM_TRY(gemm::encode_row_major_map(v.X, v.K, v.L, v.ldx, BulkTile::kTileK, BulkTile::kTileL, &x_map, "X"));
@@ -357,7 +360,36 @@ mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split
     const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
     return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
         MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
-        return gemm::launch(kernel.value, grid, kThreads, smem_bytes.value, stream, "skinny", x_map, v);
+        return gemm::launch_in_clusters(cluster_sum ? unsigned(splits) : 1u, kernel.value, grid, kThreads,
+                                        smem_bytes.value, stream, "skinny", x_map, v);
+    });
+}
+
+// split-K's slice launcher for the bulk mainloop.
+mm_status launch_bulk_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
+                             cudaStream_t stream) {
+    return launch_bulk(g, splits, ktiles_per_split, out, false, stream);
+}
+
+// split-K's cluster launcher for the bulk mainloop: each column's slices one cluster, which writes C.
+mm_status launch_bulk_clusters(const GemmArgs& g, int splits, int ktiles_per_split, cudaStream_t stream) {
+    return launch_bulk(g, splits, ktiles_per_split, {g.C, g.ldc, 0}, true, stream);
+}
+
+// Whether every column's cluster of `splits` bulk blocks runs at once on this GPU.
+mm_status bulk_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
+    *fit = false;
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const Plan p = plan(g, sms);
+    return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
+        if (gemm::machine_code_of<kernel.value>() < 90) return MM_OK;
+        MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
+        int clusters = 0;
+        MM_TRY((gemm::max_active_clusters<kernel.value, gemm::kMaxClusterSlices, 0>(splits, 0, kThreads,
+                                                                                     smem_bytes.value, &clusters)));
+        *fit = int64_t(clusters) >= bulk_columns(p);
+        return MM_OK;
     });
 }
 
@@ -381,7 +413,9 @@ mm_status launch_planned_config(const GemmArgs& g, int /*splits*/, cudaStream_t 
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const Plan p = plan(g, sms);
-    if (p.bulk) return gemm::run_split_k(g, p.splits, BulkTile::kTileK, &launch_bulk_slices, stream);
+    if (p.bulk)
+        return gemm::run_split_k_in_clusters(g, p.splits, BulkTile::kTileK, &launch_bulk_slices, &launch_bulk_clusters,
+                                             &bulk_clusters_fit, stream);
     if (p.splits > 1 && p.cluster && clusters_run()) {
         const int k_per_slice = int((int64_t(g.K) + 4 * p.splits - 1) / (4 * p.splits) * 4);
         return launch_kernel(g, p, p.splits, k_per_slice, {g.C, g.ldc, 0}, true, stream);
