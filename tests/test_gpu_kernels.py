@@ -314,6 +314,38 @@ def test_split_k_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(r
         _library.check(lib.mm_split_k_clusters(1))
 
 
+def test_skinny_bulk_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rng):
+    """skinny's bulk mainloop on 17 rows of Y against 8000 x 8000 (63 columns of 128, so 2 K slices): where each
+    column's slices run as one cluster, they add up in shared memory in slice order, as the workspace path's
+    reduction does (one run at this few slices): the same bits. Every op combination (X along L and along K)."""
+    torch = pytest.importorskip("torch")
+    lib = _library.library()
+    skinny = next(info for info in KERNELS if info.name == "skinny")
+    M, N, K = 17, 8000, 8000
+    a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
+    b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
+    reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
+    as_op = {"N": lambda x: x, "T": lambda x: x.t().contiguous().t()}  # the same matrix, stored transposed
+    without_workspace = []
+    try:
+        for op_a, op_b in itertools.product("NT", repeat=2):
+            results = {}
+            for allowed in (1, 0):
+                _library.check(lib.mm_split_k_clusters(allowed))
+                matmul_opt.release_memory()
+                C = matmul_opt.run("skinny", as_op[op_a](a), as_op[op_b](b)).cpu().numpy()
+                results[allowed] = C, matmul_opt.memory_held()["device_pooled"]
+            (clustered, pool_clustered), (workspace, pool_workspace) = results[1], results[0]
+            label = f"op {op_a}{op_b}"
+            assert np.array_equal(clustered.view(np.uint32), workspace.view(np.uint32)), label
+            assert pool_workspace > 0, label  # barred from clusters, the slices went through the workspace
+            without_workspace.append(pool_clustered == 0)
+            check(skinny, clustered, reference, K)
+    finally:
+        _library.check(lib.mm_split_k_clusters(1))
+    assert any(without_workspace), "no op combination ran its slices as clusters on this GPU"
+
+
 def test_streamk_schedule_cases_are_correct(rng):
     """streamk's schedule depends on the tile count against the resident blocks P (SMs x blocks per SM):
     whole waves only, a remainder of at least half a wave (shared out alone), a small remainder (shared
