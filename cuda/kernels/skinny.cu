@@ -50,6 +50,7 @@
 #include "core/configs/pipelined.h"
 #include "core/copy/tensor_map.h"
 #include "core/device.h"
+#include "core/epilogue/split_k_reduce.h"
 #include "core/launch.h"
 #include "core/schedule/split_k.h"
 #include "kernels/skinny/bulk_mainloop.cuh"
@@ -376,11 +377,13 @@ mm_status launch_bulk_clusters(const GemmArgs& g, int splits, int ktiles_per_spl
     return launch_bulk(g, splits, ktiles_per_split, {g.C, g.ldc, 0}, true, stream);
 }
 
-// Whether every column's cluster of `splits` bulk blocks runs at once on this GPU.
+// Whether every column's cluster of `splits` bulk blocks runs at once on this GPU, where the workspace's reduction
+// would add the slices in one run (write_sums adds a cluster's slices in one chain, so both paths give the same bits).
 mm_status bulk_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
     *fit = false;
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
+    if (gemm::slice_order_runs(g.M, g.N, splits, sms) != 1) return MM_OK;
     const Plan p = plan(g, sms);
     return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
         if (gemm::machine_code_of<kernel.value>() < 90) return MM_OK;
