@@ -280,6 +280,22 @@ def test_every_tile_configuration_of_best_is_correct(rng):
         _library.check(lib.mm_best_force(-1, 1))
 
 
+# The same matrix as stored (N) or stored transposed (T).
+AS_OP = {"N": lambda x: x, "T": lambda x: x.t().contiguous().t()}
+
+
+def with_and_without_clusters(lib, kernel, a, b):
+    """kernel's product of a and b with split-K's cluster sums allowed and barred: for each, (C on the host, the
+    device memory pooled after it), the pool released before each."""
+    results = {}
+    for allowed in (1, 0):
+        _library.check(lib.mm_split_k_clusters(allowed))
+        matmul_opt.release_memory()
+        C = matmul_opt.run(kernel, a, b).cpu().numpy()
+        results[allowed] = C, matmul_opt.memory_held()["device_pooled"]
+    return results[1], results[0]
+
+
 def test_split_k_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rng):
     """Where every tile's K slices (at most 8) run at once as thread block clusters, each cluster adds its slices up
     in shared memory in slice order, as the workspace path's reduction kernel does: the same bits, and no workspace.
@@ -292,19 +308,13 @@ def test_split_k_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(r
     a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
     b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
     reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
-    as_op = {"N": lambda x: x, "T": lambda x: x.t().contiguous().t()}  # the same matrix, stored transposed
     try:
         for config in configs:
             for splits in (2, 5, 8):
                 _library.check(lib.mm_best_force(config, splits))
                 for op_a, op_b in itertools.product("NT", repeat=2):
-                    results = {}
-                    for allowed in (1, 0):
-                        _library.check(lib.mm_split_k_clusters(allowed))
-                        matmul_opt.release_memory()
-                        C = matmul_opt.run("best", as_op[op_a](a), as_op[op_b](b)).cpu().numpy()
-                        results[allowed] = C, matmul_opt.memory_held()["device_pooled"]
-                    (clustered, pool_clustered), (workspace, pool_workspace) = results[1], results[0]
+                    (clustered, pool_clustered), (workspace, pool_workspace) = with_and_without_clusters(
+                        lib, "best", AS_OP[op_a](a), AS_OP[op_b](b))
                     label = f"{config_names()[config]}, {splits} slices, op {op_a}{op_b}"
                     assert np.array_equal(clustered.view(np.uint32), workspace.view(np.uint32)), label
                     assert pool_clustered == 0 < pool_workspace, label  # the workspace was used only when barred
@@ -325,17 +335,11 @@ def test_skinny_bulk_slices_added_within_a_cluster_match_the_workspace_bit_for_b
     a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
     b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
     reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
-    as_op = {"N": lambda x: x, "T": lambda x: x.t().contiguous().t()}  # the same matrix, stored transposed
     without_workspace = []
     try:
         for op_a, op_b in itertools.product("NT", repeat=2):
-            results = {}
-            for allowed in (1, 0):
-                _library.check(lib.mm_split_k_clusters(allowed))
-                matmul_opt.release_memory()
-                C = matmul_opt.run("skinny", as_op[op_a](a), as_op[op_b](b)).cpu().numpy()
-                results[allowed] = C, matmul_opt.memory_held()["device_pooled"]
-            (clustered, pool_clustered), (workspace, pool_workspace) = results[1], results[0]
+            (clustered, pool_clustered), (workspace, pool_workspace) = with_and_without_clusters(
+                lib, "skinny", AS_OP[op_a](a), AS_OP[op_b](b))
             label = f"op {op_a}{op_b}"
             assert np.array_equal(clustered.view(np.uint32), workspace.view(np.uint32)), label
             assert pool_workspace > 0, label  # barred from clusters, the slices went through the workspace
