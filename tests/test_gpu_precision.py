@@ -60,9 +60,9 @@ def fp32_accurate_tensor(M, N, K):
     prefix of its thresholds' names in precision_table.h."""
     if 2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK"):
         return "ozaki_int8", "kFp32Accurate"
-    best_long_k = (K >= constant("kLongKMin", "best_table.h")
-                   and M * N // matmul_opt.device_info().sm_count <= constant("kLongKMaxMnPerSm", "best_table.h"))
-    if min(M, N) <= constant("kRegisterSplitMaxSide") and K >= constant("kRegisterSplitMinK") and not best_long_k:
+    if tune.takes_register_split({"M": M, "N": N, "K": K}, constant("kRegisterSplitMaxSide"),
+                                 constant("kRegisterSplitMinK"), constant("kLongKMaxMnPerSm", "best_table.h"),
+                                 matmul_opt.device_info().sm_count):
         return "wgmma_3xtf32_register_split", "kRegisterSplit"
     return "wgmma_3xtf32", "kFp32Accurate"
 

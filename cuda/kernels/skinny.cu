@@ -126,11 +126,10 @@ using BulkTile = BulkShapeOf<XRows::kAlongL, 4>;  // the tile, which every row c
 // The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
 // columns and either one K slice per column covers kBulkOneSlicePct% of them, or X lies along L and Y has more
 // rows than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as
-// fast or faster. It takes up to
-// kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled configurations win. Where one
-// slice per column covers kBulkOneSlicePct% of the SMs, slices would cost more than the idle SMs; below that, K is
-// cut into slices for as many blocks as the SMs hold at once, none shorter than kBulkMinSliceTiles tiles
-// (docs/experiments/2026-12-02-bulk-skinny.md).
+// fast or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled
+// configurations win. Where one slice per column covers kBulkOneSlicePct% of the SMs, slices would cost more than
+// the idle SMs; below that, K is cut into slices for as many blocks as the SMs hold at once, none shorter than
+// kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md).
 constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16, kBulkMaxRows = 24;
 
 // Whether the register and staged mainloops take p's small side.
@@ -385,8 +384,7 @@ mm_status bulk_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
     MM_TRY(gemm::sm_count(&sms));
     if (gemm::slice_order_runs(g.M, g.N, splits, sms) != 1) return MM_OK;
     const Plan p = plan(g, sms);
-    return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
-        if (gemm::machine_code_of<kernel.value>() < 90) return MM_OK;
+    return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {  // sm_90 code: bulk_runs asked it
         MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
         int clusters = 0;
         MM_TRY((gemm::max_active_clusters<kernel.value, gemm::kMaxClusterSlices, 0>(splits, 0, kThreads,
