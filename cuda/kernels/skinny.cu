@@ -45,6 +45,8 @@
 #include "kernels/skinny.h"
 
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 
 #include "core/configs/pipelined.h"
@@ -234,12 +236,25 @@ int64_t column_blocks(const Plan& p, int lane_quads) {
 // (docs/experiments/2026-12-02-staged-skinny.md).
 Plan planned(Plan p, const GemmArgs& g, int sms) {
     p.bulk = runs_bulk(g, p, sms);
+#ifdef MM_SKINNY_PLAN_PROBE
+    if (const char* probe = getenv("MM_SKINNY_PROBE"); probe && probe[0] == '1') p.bulk = bulk_runs(g, p);
+#endif
     if (p.bulk) {
         p.staged = false;
         p.s_groups = 1;
         p.rows = p.S;
         p.column_blocks = bulk_columns(p);
         p.splits = bulk_splits(p, g, sms);
+#ifdef MM_SKINNY_PLAN_PROBE
+        if (const char* probe = getenv("MM_SKINNY_PROBE")) {
+            int force = 0, groups = 1, splits = 1;
+            if (sscanf(probe, "%d %d %d", &force, &groups, &splits) == 3) {
+                p.s_groups = groups;
+                p.rows = (p.S + groups - 1) / groups;
+                p.splits = splits;
+            }
+        }
+#endif
         return p;
     }
     const int max_rows = p.x == XRows::kAlongL ? kMaxRowsAlongL : p.staged ? kMaxSmallSideAlongK : kMaxRowsAlongK;
@@ -357,7 +372,7 @@ mm_status launch_bulk(const GemmArgs& g, int splits, int ktiles_per_split, gemm:
         MM_TRY(gemm::encode_row_major_map(v.X, v.K, v.L, v.ldx, BulkTile::kTileK, BulkTile::kTileL, &x_map, "X"));
     else
         MM_TRY(gemm::encode_k_major_map(v.X, v.L, v.K, v.ldx, BulkTile::kTileL, BulkTile::kTileK, &x_map, "X"));
-    const dim3 grid(unsigned(p.column_blocks), 1, unsigned(splits));
+    const dim3 grid(unsigned(p.column_blocks * p.s_groups), 1, unsigned(splits));
     return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
         MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
         return gemm::launch_in_clusters(cluster_sum ? unsigned(splits) : 1u, kernel.value, grid, kThreads,
@@ -389,7 +404,7 @@ mm_status bulk_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
         int clusters = 0;
         MM_TRY((gemm::max_active_clusters<kernel.value, gemm::kMaxClusterSlices, 0>(splits, 0, kThreads,
                                                                                      smem_bytes.value, &clusters)));
-        *fit = int64_t(clusters) >= bulk_columns(p);
+        *fit = int64_t(clusters) >= p.column_blocks * p.s_groups;
         return MM_OK;
     });
 }
