@@ -21,5 +21,5 @@ step plans env MATMUL_OPT_LIBRARY=/tmp/lib_probe.so timeout 200 python3 $D/plans
 tail -4 $OUT/plans.txt
 step initcheck timeout 150 python3 -m tools.sanitize --kernels skinny --tools initcheck > $OUT/sanitize.txt 2>&1
 tail -3 $OUT/sanitize.txt
-cp results/latest/sanitizer-*.log $OUT/ 2>/dev/null
+cp results/latest/sanitizer-initcheck.log $OUT/
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv >> $OUT/gpu.txt
