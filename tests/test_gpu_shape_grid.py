@@ -108,6 +108,16 @@ def test_skinny_streams_wide_products_in_bulk(side, large, orientation, ops):
     assert_skinny_reproducible(M, N, 2500, ops, seed=side + large + 2 * ops[0] + ops[1])
 
 
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(9000, 24, 700), (8188, 11, 700), (20, 9000, 1000), (11, 9000, 900)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_skinny_streams_in_bulk_with_the_small_sides_rows_in_groups(shape, ops):
+    """64 to 71 columns of 128 at a K too short for slices: on 132 SMs the bulk mainloop takes Y's rows in 3 groups
+    (8, 4, 8 and 4 rows of sums per block; the last group of 11 and of 20 rows partly past S), neighbouring blocks
+    over the same columns; a ragged last column (8188) and a ragged last K tile; the same bits twice."""
+    assert_skinny_reproducible(*shape, ops, seed=shape[0] + shape[1] + 2 * ops[0] + ops[1])
+
+
 def test_best_leaves_a_small_side_against_a_long_one_to_skinny_at_a_long_k():
     """1 x 20000 at K = 20000 has 151 outputs per SM, within the long-K rule's bound, but its 1.6 GB operand B, not
     tiles, sets its time: best runs the skinny kernel (the same bits)."""

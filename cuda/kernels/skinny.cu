@@ -12,10 +12,11 @@
 // computes C's transpose (Y = op(B)^T, X = op(A)^T) and writes it transposed. Every op combination is read as
 // stored. Where the large side is wide (bulk_wide), or Y has more rows than the mainloops below take, and the GPU
 // has bulk tensor copies, the bulk mainloop streams X through shared memory, whichever way it is stored, up to 24
-// rows of Y (kernels/skinny/bulk_mainloop.cuh), with K cut into slices where one slice per column would leave SMs
-// idle: up to 8 slices of a column form a cluster that adds them where every column's cluster fits the GPU at once,
-// else they go through split-K. Elsewhere one of three mainloops that need no copy engine, chosen by how X is
-// stored and how many rows Y has:
+// rows of Y (kernels/skinny/bulk_mainloop.cuh); where one block per column would leave SMs idle, K is cut into
+// slices (up to 8 slices of a column form a cluster that adds them where every column's cluster fits the GPU at
+// once, else they go through split-K), or Y's rows into up to 3 groups, taken by neighbouring blocks, where fewer
+// rows per block let enough blocks share the SMs. Elsewhere one of three mainloops that need no copy engine, chosen
+// by how X is stored and how many rows Y has:
 // - X with its rows along L (B as stored for op_b = N; A for op_a = T): a lane holds S x 4 sums for 4 consecutive
 //   l, and takes 4 consecutive k per step: 4 float4 of X (one per row k) and Y(s, k .. k + 3) for every s. A warp's
 //   lanes are `lane_quads` l-quads (fastest) by the rest along K, so that a warp reads whole lines of X's rows and
@@ -45,8 +46,6 @@
 #include "kernels/skinny.h"
 
 #include <climits>
-#include <cstdio>
-#include <cstdlib>
 #include <type_traits>
 
 #include "core/configs/pipelined.h"
@@ -126,13 +125,18 @@ constexpr auto kBulkKernel = &skinny_bulk<BulkShapeOf<kX, kRows>, kY>;
 using BulkTile = BulkShapeOf<XRows::kAlongL, 4>;  // the tile, which every row count shares
 
 // The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
-// columns and either one K slice per column covers kBulkOneSlicePct% of them, or X lies along L and Y has more
-// rows than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as
-// fast or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled
+// columns and either one K slice per block covers kBulkOneSlicePct% of the SMs' block slots (the columns alone, or
+// the columns times groups of Y's rows small enough for more blocks per SM), or X lies along L and Y has more rows
+// than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as fast
+// or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled
 // configurations win. Where one slice per column covers kBulkOneSlicePct% of the SMs, slices would cost more than
 // the idle SMs; below that, K is cut into slices for as many blocks as the SMs hold at once, none shorter than
-// kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md).
+// kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md), or Y's rows into groups where those fill
+// kBulkGroupGainPct% of what the slices fill (docs/experiments/2026-12-06-bulk-groups.md).
 constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16, kBulkMaxRows = 24;
+// Groups: at most kBulkMaxGroups, each a pass over X (the later ones from L2); taken where they fill
+// kBulkGroupGainPct% of the slots that K slices fill.
+constexpr int kBulkMaxGroups = 3, kBulkGroupGainPct = 110;
 
 // Whether the register and staged mainloops take p's small side.
 bool registers_take(const Plan& p) { return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK); }
@@ -191,14 +195,57 @@ int resident_blocks_per_sm() {
     return blocks;
 }
 
+// How many blocks of the bulk kernel for p's rows of Y an SM holds at once.
+int bulk_blocks_per_sm(const Plan& p) {
+    return with_bulk_kernel(p, [](auto kernel, auto smem_bytes) {
+        return resident_blocks_per_sm<kernel.value, smem_bytes.value>();
+    });
+}
+
+// p with Y's rows in `groups` groups of the bulk kernel's rows (neighbouring blocks, which read the same tiles of X
+// at about the same time, the later ones from L2).
+Plan with_bulk_groups(Plan p, int groups) {
+    p.s_groups = groups;
+    p.rows = (p.S + groups - 1) / groups;
+    return p;
+}
+
+// The block slots of the SMs, one wave, that the bulk kernel for p's rows of Y fills with `blocks` blocks, in
+// hundredths (0 where they need a second wave).
+int64_t bulk_fill_pct(const Plan& p, int64_t blocks, int sms) {
+    const int64_t slots = int64_t(sms) * bulk_blocks_per_sm(p);
+    return blocks > slots ? 0 : blocks * 100 / slots;
+}
+
+// The count of groups of Y's rows, 2 to kBulkMaxGroups, whose blocks, one K slice each, fill the most of the SMs'
+// block slots in one wave (fewer rows of sums per block let more blocks share an SM); 1 where none fills
+// kBulkOneSlicePct%. A count that leaves as many rows of sums per block as fewer groups is not taken.
+int bulk_groups(const Plan& p, int sms) {
+    const int64_t columns = bulk_columns(p);
+    int chosen = 1;
+    int64_t chosen_pct = kBulkOneSlicePct - 1;
+    for (int groups = 2, rows = p.S; groups <= kBulkMaxGroups && 4 * (groups - 1) < p.S; ++groups) {
+        const Plan q = with_bulk_groups(p, groups);
+        if ((q.rows + 3) / 4 == (rows + 3) / 4) continue;
+        rows = q.rows;
+        const int64_t pct = bulk_fill_pct(q, columns * groups, sms);
+        if (pct > chosen_pct) {
+            chosen = groups;
+            chosen_pct = pct;
+        }
+    }
+    return chosen;
+}
+
 // Whether p's large side is wide enough for the bulk mainloop to beat the register mainloops: at least
-// kBulkMinColumnsPct% of the SMs in columns, and either enough for one K slice (no split-K reduction) or X along L
-// with more rows of Y than that register mainloop keeps two steps in flight for.
+// kBulkMinColumnsPct% of the SMs in columns, and either enough blocks for one K slice (no split-K reduction), in
+// columns or in columns times groups of Y's rows, or X along L with more rows of Y than that register mainloop keeps
+// two steps in flight for.
 bool bulk_wide(const Plan& p, int sms) {
     const int64_t columns = bulk_columns(p);
     return columns * 100 >= int64_t(kBulkMinColumnsPct) * sms &&
            (columns * 100 >= int64_t(kBulkOneSlicePct) * sms ||
-            (p.x == XRows::kAlongL && p.S > kMaxRowsInTwoSteps));
+            (p.x == XRows::kAlongL && p.S > kMaxRowsInTwoSteps) || bulk_groups(p, sms) > 1);
 }
 
 // Whether the bulk mainloop, rather than a register or staged one, runs g as laid out in p.
@@ -206,17 +253,31 @@ bool runs_bulk(const GemmArgs& g, const Plan& p, int sms) {
     return bulk_runs(g, p) && (!registers_take(p) || bulk_wide(p, sms));
 }
 
-// K slices of the bulk mainloop.
+// K slices of the bulk mainloop over all of Y's rows.
 int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
     const int64_t columns = bulk_columns(p);
     if (columns * 100 >= int64_t(kBulkOneSlicePct) * sms) return 1;
     const int64_t by_k = tiles_of(g.K, BulkTile::kTileK) / kBulkMinSliceTiles;
-    const int per_sm = with_bulk_kernel(p, [](auto kernel, auto smem_bytes) {
-        return resident_blocks_per_sm<kernel.value, smem_bytes.value>();
-    });
-    int64_t splits = int64_t(sms) * per_sm / columns;
+    int64_t splits = int64_t(sms) * bulk_blocks_per_sm(p) / columns;
     if (splits > by_k) splits = by_k;
     return splits < 2 ? 1 : int(splits);
+}
+
+// The bulk plan: K slices over all of Y's rows, or groups of Y's rows where their blocks fill kBulkGroupGainPct% of
+// the slots that the slices' blocks fill. Both put idle SMs to work: slices at the cost of adding them up, groups
+// at the cost of reading X again from L2, and of rows of sums past S where the groups do not divide it.
+Plan bulk_planned(Plan p, const GemmArgs& g, int sms) {
+    p.staged = false;
+    p.column_blocks = bulk_columns(p);
+    p = with_bulk_groups(p, 1);
+    p.splits = bulk_splits(p, g, sms);
+    const Plan grouped = with_bulk_groups(p, bulk_groups(p, sms));
+    if (grouped.s_groups > 1 && bulk_fill_pct(grouped, p.column_blocks * grouped.s_groups, sms) * 100 >
+                                    bulk_fill_pct(p, p.column_blocks * p.splits, sms) * kBulkGroupGainPct) {
+        p = grouped;
+        p.splits = 1;
+    }
+    return p;
 }
 
 // Blocks (along L) of X along L with lane_quads l-quads per warp, or of X along K.
@@ -236,27 +297,7 @@ int64_t column_blocks(const Plan& p, int lane_quads) {
 // (docs/experiments/2026-12-02-staged-skinny.md).
 Plan planned(Plan p, const GemmArgs& g, int sms) {
     p.bulk = runs_bulk(g, p, sms);
-#ifdef MM_SKINNY_PLAN_PROBE
-    if (const char* probe = getenv("MM_SKINNY_PROBE"); probe && probe[0] == '1') p.bulk = bulk_runs(g, p);
-#endif
-    if (p.bulk) {
-        p.staged = false;
-        p.s_groups = 1;
-        p.rows = p.S;
-        p.column_blocks = bulk_columns(p);
-        p.splits = bulk_splits(p, g, sms);
-#ifdef MM_SKINNY_PLAN_PROBE
-        if (const char* probe = getenv("MM_SKINNY_PROBE")) {
-            int force = 0, groups = 1, splits = 1;
-            if (sscanf(probe, "%d %d %d", &force, &groups, &splits) == 3) {
-                p.s_groups = groups;
-                p.rows = (p.S + groups - 1) / groups;
-                p.splits = splits;
-            }
-        }
-#endif
-        return p;
-    }
+    if (p.bulk) return bulk_planned(p, g, sms);
     const int max_rows = p.x == XRows::kAlongL ? kMaxRowsAlongL : p.staged ? kMaxSmallSideAlongK : kMaxRowsAlongK;
     p.s_groups = (p.S + max_rows - 1) / max_rows;
     p.rows = ceil_pow2((p.S + p.s_groups - 1) / p.s_groups);
