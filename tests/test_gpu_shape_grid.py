@@ -109,12 +109,21 @@ def test_skinny_streams_wide_products_in_bulk(side, large, orientation, ops):
 
 
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
-@pytest.mark.parametrize("shape", [(9000, 24, 700), (8188, 11, 700), (20, 9000, 1000), (11, 9000, 900)],
+@pytest.mark.parametrize("shape", [(9000, 24, 700), (8188, 11, 1100), (20, 9000, 1000), (11, 9000, 900)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_skinny_streams_in_bulk_with_the_small_sides_rows_in_groups(shape, ops):
     """64 to 71 columns of 128 at a K too short for slices: on 132 SMs the bulk mainloop takes Y's rows in 3 groups
     (8, 4, 8 and 4 rows of sums per block; the last group of 11 and of 20 rows partly past S), neighbouring blocks
     over the same columns; a ragged last column (8188) and a ragged last K tile; the same bits twice."""
+    assert_skinny_reproducible(*shape, ops, seed=shape[0] + shape[1] + 2 * ops[0] + ops[1])
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(12, 3000, 3000), (3000, 19, 5001)], ids=lambda s: "x".join(map(str, s)))
+def test_skinny_streams_narrow_large_sides_in_bulk_past_8_rows(shape, ops):
+    """24 columns of 128, fewer than the register mainloops' width rule asks, with X along L (ops NN and TN for
+    12 x 3000, TN and TT for 3000 x 19) and more than 8 rows of Y: the bulk mainloop in 5 K slices that a cluster
+    adds up (on 132 SMs), rather than the register mainloop's pass over X per group of 8 rows; the same bits twice."""
     assert_skinny_reproducible(*shape, ops, seed=shape[0] + shape[1] + 2 * ops[0] + ops[1])
 
 

@@ -30,9 +30,9 @@ WAVE_SHAPES = [(1536, 1530, 300)]
 # Shapes whose last tiles hold one row or column of C, which best cuts off as products of their own (its ragged-edge
 # rule): two edges, one edge.
 CUT_SHAPES = [(1153, 1153, 1153), (4225, 193, 2000)]
-# The skinny kernel's bulk mainloop (sm_90): a wide large side with K in two slices, 20 and 11 columns of a tall A
-# (in groups of rows of the small operand on 132 SMs), and 7 rows of a small operand copied along its rows, whose
-# rows start off 16-byte boundaries (K odd).
+# The skinny kernel's bulk mainloop (sm_90): a wide large side with K in two slices, 20 columns of a tall A and 11 of
+# one stored transposed (in groups of the small operand's rows on 132 SMs), and 7 rows of a small operand copied
+# along its rows, whose rows start off 16-byte boundaries (K odd).
 BULK_SHAPES = [(5, 5600, 1100), (5600, 20, 700), (8188, 11, 300), (7, 5600, 1101)]
 # The longk kernel's tile of 32 over a ragged C, in K slices (split-K), whose last stage is partial.
 LONG_K_SHAPES = [(29, 31, 20001)]

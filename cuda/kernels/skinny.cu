@@ -125,18 +125,19 @@ constexpr auto kBulkKernel = &skinny_bulk<BulkShapeOf<kX, kRows>, kY>;
 using BulkTile = BulkShapeOf<XRows::kAlongL, 4>;  // the tile, which every row count shares
 
 // The bulk mainloop streams where the large side spans at least kBulkMinColumnsPct% of the SMs in 128-wide
-// columns and either one K slice per block covers kBulkOneSlicePct% of the SMs' block slots (the columns alone, or
-// the columns times groups of Y's rows small enough for more blocks per SM), or X lies along L and Y has more rows
-// than the register mainloop there keeps two steps in flight for; elsewhere the register mainloops stream as fast
-// or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs rather than bytes bound it, and the tiled
-// configurations win. Where one slice per column covers kBulkOneSlicePct% of the SMs, slices would cost more than
-// the idle SMs; below that, K is cut into slices for as many blocks as the SMs hold at once, none shorter than
-// kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md), or Y's rows into groups where those fill
-// kBulkGroupGainPct% of what the slices fill (docs/experiments/2026-12-06-bulk-groups.md).
+// columns and either one K slice per block covers kBulkOneSlicePct% of the SMs' block slots (the columns alone, or,
+// from kBulkGroupMinKTiles tiles of K, the columns times groups of Y's rows small enough for more blocks per SM), or
+// X lies along L and Y has more rows than the register mainloop there keeps two steps in flight for. It also streams
+// narrower large sides with X along L where Y has more rows than that register mainloop takes at once (it would
+// read X once per group of rows), where K slices summed in clusters fill kBulkOneSlicePct% of the slots. Elsewhere
+// the register mainloops stream as fast or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs rather
+// than bytes bound it, and the tiled configurations win. Where one slice per column covers kBulkOneSlicePct% of the
+// SMs, slices would cost more than the idle SMs; below that, K is cut into slices for as many blocks as the SMs hold
+// at once, none shorter than kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md), or Y's rows
+// into up to kBulkMaxGroups groups where those fill kBulkGroupGainPct% of what the slices fill, each group a pass
+// over X, the later ones from L2 (docs/experiments/2026-12-06-bulk-groups.md).
 constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16, kBulkMaxRows = 24;
-// Groups: at most kBulkMaxGroups, each a pass over X (the later ones from L2); taken where they fill
-// kBulkGroupGainPct% of the slots that K slices fill.
-constexpr int kBulkMaxGroups = 3, kBulkGroupGainPct = 110;
+constexpr int kBulkMaxGroups = 3, kBulkGroupGainPct = 110, kBulkGroupMinKTiles = 32;
 
 // Whether the register and staged mainloops take p's small side.
 bool registers_take(const Plan& p) { return p.S <= (p.x == XRows::kAlongL ? kMaxSmallSide : kMaxSmallSideAlongK); }
@@ -237,22 +238,6 @@ int bulk_groups(const Plan& p, int sms) {
     return chosen;
 }
 
-// Whether p's large side is wide enough for the bulk mainloop to beat the register mainloops: at least
-// kBulkMinColumnsPct% of the SMs in columns, and either enough blocks for one K slice (no split-K reduction), in
-// columns or in columns times groups of Y's rows, or X along L with more rows of Y than that register mainloop keeps
-// two steps in flight for.
-bool bulk_wide(const Plan& p, int sms) {
-    const int64_t columns = bulk_columns(p);
-    return columns * 100 >= int64_t(kBulkMinColumnsPct) * sms &&
-           (columns * 100 >= int64_t(kBulkOneSlicePct) * sms ||
-            (p.x == XRows::kAlongL && p.S > kMaxRowsInTwoSteps) || bulk_groups(p, sms) > 1);
-}
-
-// Whether the bulk mainloop, rather than a register or staged one, runs g as laid out in p.
-bool runs_bulk(const GemmArgs& g, const Plan& p, int sms) {
-    return bulk_runs(g, p) && (!registers_take(p) || bulk_wide(p, sms));
-}
-
 // K slices of the bulk mainloop over all of Y's rows.
 int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
     const int64_t columns = bulk_columns(p);
@@ -261,6 +246,30 @@ int bulk_splits(const Plan& p, const GemmArgs& g, int sms) {
     int64_t splits = int64_t(sms) * bulk_blocks_per_sm(p) / columns;
     if (splits > by_k) splits = by_k;
     return splits < 2 ? 1 : int(splits);
+}
+
+// Whether K slices of the bulk mainloop over all of Y's rows, few enough for a cluster to sum, fill
+// kBulkOneSlicePct% of the SMs' block slots.
+bool bulk_slices_fill(const Plan& p, const GemmArgs& g, int sms) {
+    const Plan all_rows = with_bulk_groups(p, 1);
+    const int splits = bulk_splits(all_rows, g, sms);
+    return splits <= kMaxClusterSlices &&
+           bulk_fill_pct(all_rows, bulk_columns(p) * splits, sms) >= kBulkOneSlicePct;
+}
+
+// Whether the bulk mainloop beats the register mainloops on p's large side (the rule above).
+bool bulk_wide(const Plan& p, const GemmArgs& g, int sms) {
+    const int64_t columns = bulk_columns(p);
+    if (p.x == XRows::kAlongL && p.S > kMaxRowsAlongL && bulk_slices_fill(p, g, sms)) return true;
+    return columns * 100 >= int64_t(kBulkMinColumnsPct) * sms &&
+           (columns * 100 >= int64_t(kBulkOneSlicePct) * sms ||
+            (p.x == XRows::kAlongL && p.S > kMaxRowsInTwoSteps) ||
+            (tiles_of(g.K, BulkTile::kTileK) >= kBulkGroupMinKTiles && bulk_groups(p, sms) > 1));
+}
+
+// Whether the bulk mainloop, rather than a register or staged one, runs g as laid out in p.
+bool runs_bulk(const GemmArgs& g, const Plan& p, int sms) {
+    return bulk_runs(g, p) && (!registers_take(p) || bulk_wide(p, g, sms));
 }
 
 // The bulk plan: K slices over all of Y's rows, or groups of Y's rows where their blocks fill kBulkGroupGainPct% of
