@@ -30,5 +30,5 @@ step tests timeout 200 python3 -m pytest -q -rfEs -p no:cacheprovider tests/test
 tail -2 $OUT/tests.log
 step sanitize timeout 150 python3 -m tools.sanitize --kernels skinny --jobs 4 > $OUT/sanitize.txt 2>&1
 tail -6 $OUT/sanitize.txt
-cp results/latest/sanitizer-*.log $OUT/
+cp results/latest/sanitizer-*-skinny.log $OUT/
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv >> $OUT/gpu.txt
