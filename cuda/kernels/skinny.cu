@@ -79,6 +79,9 @@ struct Plan {
     bool cluster;  // summed within a cluster (else through split-K)
 };
 
+// Blocks of one K slice (grid x): one per block along L and group of Y's rows, the group fastest.
+int64_t slice_blocks(const Plan& p) { return p.column_blocks * p.s_groups; }
+
 int ceil_pow2(int64_t n) {
     int p = 1;
     while (p < n && p < (1 << 30)) p *= 2;
@@ -129,13 +132,13 @@ using BulkTile = BulkShapeOf<XRows::kAlongL, 4>;  // the tile, which every row c
 // from kBulkGroupMinKTiles tiles of K, the columns times groups of Y's rows small enough for more blocks per SM), or
 // X lies along L and Y has more rows than the register mainloop there keeps two steps in flight for. It also streams
 // narrower large sides with X along L where Y has more rows than that register mainloop takes at once (it would
-// read X once per group of rows), where K slices summed in clusters fill kBulkOneSlicePct% of the slots. Elsewhere
-// the register mainloops stream as fast or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs rather
-// than bytes bound it, and the tiled configurations win. Where one slice per column covers kBulkOneSlicePct% of the
-// SMs, slices would cost more than the idle SMs; below that, K is cut into slices for as many blocks as the SMs hold
-// at once, none shorter than kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md), or Y's rows
-// into up to kBulkMaxGroups groups where those fill kBulkGroupGainPct% of what the slices fill, each group a pass
-// over X, the later ones from L2 (docs/experiments/2026-12-06-bulk-groups.md).
+// read X once per group of rows), where K slices few enough for one cluster fill kBulkOneSlicePct% of the slots.
+// Elsewhere the register mainloops stream as fast or faster. It takes up to kBulkMaxRows rows of Y: past that, FMAs
+// rather than bytes bound it, and the tiled configurations win. Where one slice per column covers kBulkOneSlicePct%
+// of the SMs, slices would cost more than the idle SMs; below that, K is cut into slices for as many blocks as the
+// SMs hold at once, none shorter than kBulkMinSliceTiles tiles (docs/experiments/2026-12-02-bulk-skinny.md), or Y's
+// rows into up to kBulkMaxGroups groups where those fill kBulkGroupGainPct% of what the slices fill, each group a
+// pass over X, the later ones from L2 (docs/experiments/2026-12-06-bulk-groups.md).
 constexpr int kBulkMinColumnsPct = 30, kBulkOneSlicePct = 60, kBulkMinSliceTiles = 16, kBulkMaxRows = 24;
 constexpr int kBulkMaxGroups = 3, kBulkGroupGainPct = 110, kBulkGroupMinKTiles = 32;
 
@@ -281,8 +284,8 @@ Plan bulk_planned(Plan p, const GemmArgs& g, int sms) {
     p = with_bulk_groups(p, 1);
     p.splits = bulk_splits(p, g, sms);
     const Plan grouped = with_bulk_groups(p, bulk_groups(p, sms));
-    if (grouped.s_groups > 1 && bulk_fill_pct(grouped, p.column_blocks * grouped.s_groups, sms) * 100 >
-                                    bulk_fill_pct(p, p.column_blocks * p.splits, sms) * kBulkGroupGainPct) {
+    if (grouped.s_groups > 1 && bulk_fill_pct(grouped, slice_blocks(grouped), sms) * 100 >
+                                    bulk_fill_pct(p, slice_blocks(p) * p.splits, sms) * kBulkGroupGainPct) {
         p = grouped;
         p.splits = 1;
     }
@@ -319,7 +322,7 @@ Plan planned(Plan p, const GemmArgs& g, int sms) {
         while (p.lane_quads < widest && column_blocks(p, p.lane_quads) * p.s_groups > wave) p.lane_quads *= 2;
     }
     p.column_blocks = column_blocks(p, p.lane_quads);
-    const int64_t blocks = p.column_blocks * p.s_groups;
+    const int64_t blocks = slice_blocks(p);
     const int64_t wanted = wave / blocks;
     p.cluster = 2 * blocks * kMaxClusterSlices >= wave;
     int64_t splits = p.cluster && wanted > kMaxClusterSlices ? kMaxClusterSlices : wanted;
@@ -369,7 +372,7 @@ SkinnyView view_of(const GemmArgs& g, const Plan& p, int k_per_slice, gemm::Slic
 mm_status launch_kernel(const GemmArgs& g, const Plan& p, int splits, int k_per_slice, gemm::SliceOutput out,
                         bool cluster_sum, cudaStream_t stream) {
     const SkinnyView v = view_of(g, p, k_per_slice, out, cluster_sum);
-    const dim3 grid(unsigned(p.column_blocks * p.s_groups), 1, unsigned(splits));
+    const dim3 grid(unsigned(slice_blocks(p)), 1, unsigned(splits));
     const unsigned cluster_z = cluster_sum ? unsigned(splits) : 1u;
     const auto launch = [&](auto kernel, int smem_bytes) {
         return gemm::launch_in_clusters(cluster_z, kernel, grid, kThreads, smem_bytes, stream, "skinny", v);
@@ -422,7 +425,7 @@ mm_status launch_bulk(const GemmArgs& g, int splits, int ktiles_per_split, gemm:
         MM_TRY(gemm::encode_row_major_map(v.X, v.K, v.L, v.ldx, BulkTile::kTileK, BulkTile::kTileL, &x_map, "X"));
     else
         MM_TRY(gemm::encode_k_major_map(v.X, v.L, v.K, v.ldx, BulkTile::kTileL, BulkTile::kTileK, &x_map, "X"));
-    const dim3 grid(unsigned(p.column_blocks * p.s_groups), 1, unsigned(splits));
+    const dim3 grid(unsigned(slice_blocks(p)), 1, unsigned(splits));
     return with_bulk_kernel(p, [&](auto kernel, auto smem_bytes) {
         MM_TRY(gemm::allow_shared_memory<kernel.value>(smem_bytes.value, "skinny: shared memory"));
         return gemm::launch_in_clusters(cluster_sum ? unsigned(splits) : 1u, kernel.value, grid, kThreads,
@@ -454,7 +457,7 @@ mm_status bulk_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
         int clusters = 0;
         MM_TRY((gemm::max_active_clusters<kernel.value, gemm::kMaxClusterSlices, 0>(splits, 0, kThreads,
                                                                                      smem_bytes.value, &clusters)));
-        *fit = int64_t(clusters) >= p.column_blocks * p.s_groups;
+        *fit = int64_t(clusters) >= slice_blocks(p);
         return MM_OK;
     });
 }
