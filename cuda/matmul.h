@@ -233,10 +233,11 @@ MM_API int mm_best_config_count(void);
 MM_API mm_status mm_best_config_name(int config, const char** name);
 MM_API mm_status mm_best_force(int config, int splits);
 
-/* Whether a tile's K slices of at most 8 may be added up within a thread block cluster (1, the default) or always go
- * through the split-K workspace and its reduction kernel (0): process-wide, for the tests and the measurements that
- * compare the two. Both give the same bits. */
-MM_API mm_status mm_split_k_clusters(int allowed);
+/* Whether K slices may be added up within the launch that computes them (1, the default): a tile's slices of at most
+ * 8 within a thread block cluster, or, for the kernels that can, every slice in a cooperative launch once all are
+ * written; or always through the split-K workspace and its reduction kernel (0): process-wide, for the tests and the
+ * measurements that compare the two. Both give the same bits. */
+MM_API mm_status mm_split_k_sums_in_launch(int allowed);
 
 /* An override of wgmma_tf32's tile width (0 restores its rule; else 8, 16, 24, 32, 64, 128 or 256 columns), of
  * whether it reads a B stored N x K as stored, in C's transpose (1, its rule) or rounds it into a copy (0), and of

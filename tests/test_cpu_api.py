@@ -391,10 +391,10 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         assert f"config < {count}".encode() in lib.mm_last_error()
     _library.check(lib.mm_best_force(-1, 1))  # back to the heuristic
     for bad in (-1, 2):
-        assert lib.mm_split_k_clusters(bad) != 0
+        assert lib.mm_split_k_sums_in_launch(bad) != 0
         assert b"pass 1 (allowed) or 0 (never)" in lib.mm_last_error()
-    _library.check(lib.mm_split_k_clusters(0))
-    _library.check(lib.mm_split_k_clusters(1))  # the default again
+    _library.check(lib.mm_split_k_sums_in_launch(0))
+    _library.check(lib.mm_split_k_sums_in_launch(1))  # the default again
     for bad in (-1, 2):
         assert lib.mm_fp32_accurate_force_ffma(bad) != 0
         assert b"pass 1 (off the tensor cores) or 0 (the table's choice)" in lib.mm_last_error()

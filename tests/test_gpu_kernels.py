@@ -289,7 +289,7 @@ def with_and_without_clusters(lib, kernel, a, b):
     device memory pooled after it), the pool released before each."""
     results = {}
     for allowed in (1, 0):
-        _library.check(lib.mm_split_k_clusters(allowed))
+        _library.check(lib.mm_split_k_sums_in_launch(allowed))
         matmul_opt.release_memory()
         C = matmul_opt.run(kernel, a, b).cpu().numpy()
         results[allowed] = C, matmul_opt.memory_held()["device_pooled"]
@@ -321,7 +321,7 @@ def test_split_k_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(r
                     check(best, clustered, reference, K)
     finally:
         _library.check(lib.mm_best_force(-1, 1))
-        _library.check(lib.mm_split_k_clusters(1))
+        _library.check(lib.mm_split_k_sums_in_launch(1))
 
 
 def test_skinny_bulk_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rng):
@@ -346,8 +346,49 @@ def test_skinny_bulk_slices_added_within_a_cluster_match_the_workspace_bit_for_b
             without_workspace.append(pool_clustered == 0)
             check(skinny, clustered, reference, K)
     finally:
-        _library.check(lib.mm_split_k_clusters(1))
+        _library.check(lib.mm_split_k_sums_in_launch(1))
     assert any(without_workspace), "no op combination ran its slices as clusters on this GPU"
+
+
+def kernels_launched(torch, product):
+    """The names of the events that PyTorch's profiler records on the GPU while product() runs: its kernels."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as profile:
+        product()
+        torch.cuda.synchronize()
+    return [event.name for event in profile.events() if str(event.device_type).endswith("CUDA")]
+
+
+@pytest.mark.parametrize("kernel, shape", [("skinny", (1, 1, 300001)), ("skinny", (3, 29, 250000)),
+                                           ("skinny", (29, 3, 99999)), ("longk", (20, 30, 100001)),
+                                           ("longk", (32, 9, 70000))], ids=str)
+def test_split_k_slices_added_in_a_cooperative_launch_match_the_reduction_bit_for_bit(rng, kernel, shape):
+    """Where a long K over a small C takes more K slices than a cluster adds up, skinny's register mainloops and
+    longk write them to the workspace and, where every block runs at once, add them up at the end of the same launch
+    (a cooperative launch, a grid barrier, then each block sums a share of C in the reduction's order): no reduction
+    kernel runs, and C has the reduction's bits. Every op combination, into a C poisoned with NaN."""
+    torch = pytest.importorskip("torch")
+    lib = _library.library()
+    info = next(info for info in KERNELS if info.name == kernel)
+    M, N, K = shape
+    a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
+    b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
+    reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
+    try:
+        for op_a, op_b in itertools.product("NT", repeat=2):
+            label = f"{kernel} {M}x{N}x{K} op {op_a}{op_b}"
+            results = {}
+            for allowed in (1, 0):
+                _library.check(lib.mm_split_k_sums_in_launch(allowed))
+                out = torch.full((M, N), float("nan"), device="cuda")
+                names = kernels_launched(torch, lambda: matmul_opt.run(kernel, AS_OP[op_a](a), AS_OP[op_b](b), out))
+                assert any(f"{kernel}_" in name for name in names), (label, names)
+                reduced = any("split_k_reduce" in name for name in names)
+                assert reduced == (allowed == 0), (label, allowed, names)
+                results[allowed] = out.cpu().numpy()
+            assert np.array_equal(results[1].view(np.uint32), results[0].view(np.uint32)), label
+            check(info, results[1], reference, K)
+    finally:
+        _library.check(lib.mm_split_k_sums_in_launch(1))
 
 
 def test_streamk_schedule_cases_are_correct(rng):

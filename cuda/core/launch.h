@@ -32,16 +32,22 @@ class GraphLaunches {
 };
 
 // Enqueues `kernel` with the argument array `args` (one pointer per parameter) on `stream` of the current GPU, in
-// thread block clusters of cluster_z blocks along z where cluster_z > 1 (sm_90; always a direct launch, as a graph's
-// node would need the cluster shape as an attribute of its own), and names `what` in the error it returns.
+// thread block clusters of cluster_z blocks along z where cluster_z > 1 (sm_90), or cooperatively, every block at
+// once, where `cooperative` (the kernel may then synchronise its grid), and names `what` in the error it returns.
+// Clusters and cooperative launches are always direct launches, as a graph's node would need them as attributes of
+// its own.
 mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream, void** args,
-                      const char* what, unsigned cluster_z = 1);
+                      const char* what, unsigned cluster_z = 1, bool cooperative = false);
 
-// Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...) in clusters of cluster_z blocks along z, the
-// arguments converted to the kernel's parameter types, and names `what` in the error it returns.
+// Whether every block of a launch of `kernel` (grid, block, smem_bytes of dynamic shared memory) runs at once on the
+// current GPU, as a cooperative launch needs (the occupancy is asked once per GPU, kernel, block size and shared
+// memory on each thread).
+mm_status blocks_run_at_once(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, bool* at_once);
+
+// launch_with(kernel, ..., args converted to the kernel's parameter types).
 template <typename... Params, typename... Args>
-mm_status launch_in_clusters(unsigned cluster_z, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes,
-                             cudaStream_t stream, const char* what, Args&&... args) {
+mm_status launch_converted(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
+                           const char* what, unsigned cluster_z, bool cooperative, Args&&... args) {
     static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
     static_assert(sizeof...(Params) > 0, "kernels here take arguments");
     std::tuple<std::remove_cvref_t<Params>...> values(std::forward<Args>(args)...);
@@ -49,16 +55,33 @@ mm_status launch_in_clusters(unsigned cluster_z, void (*kernel)(Params...), dim3
         [&](auto&... value) {
             void* pointers[] = {static_cast<void*>(&value)...};
             return launch_with(reinterpret_cast<const void*>(kernel), grid, block, smem_bytes, stream, pointers, what,
-                               cluster_z);
+                               cluster_z, cooperative);
         },
         values);
+}
+
+// Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...) in clusters of cluster_z blocks along z, the
+// arguments converted to the kernel's parameter types, and names `what` in the error it returns.
+template <typename... Params, typename... Args>
+mm_status launch_in_clusters(unsigned cluster_z, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes,
+                             cudaStream_t stream, const char* what, Args&&... args) {
+    return launch_converted(kernel, grid, block, smem_bytes, stream, what, cluster_z, false,
+                            std::forward<Args>(args)...);
+}
+
+// As launch_in_clusters without clusters, and cooperatively where `cooperative`.
+template <typename... Params, typename... Args>
+mm_status launch_cooperative(bool cooperative, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes,
+                             cudaStream_t stream, const char* what, Args&&... args) {
+    return launch_converted(kernel, grid, block, smem_bytes, stream, what, 1, cooperative,
+                            std::forward<Args>(args)...);
 }
 
 // Enqueues kernel<<<grid, block, smem_bytes, stream>>>(args...), as launch_in_clusters without clusters.
 template <typename... Params, typename... Args>
 mm_status launch(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
                  const char* what, Args&&... args) {
-    return launch_in_clusters(1, kernel, grid, block, smem_bytes, stream, what, std::forward<Args>(args)...);
+    return launch_converted(kernel, grid, block, smem_bytes, stream, what, 1, false, std::forward<Args>(args)...);
 }
 
 }  // namespace gemm

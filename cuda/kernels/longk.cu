@@ -10,9 +10,10 @@
 // own, by 16-byte cp.async copies that it issues and waits for itself (a warp barrier, no block barrier). Each
 // operand stays as it is stored (k along the stored rows, or across them), so that every copy is a whole chunk and
 // any op combination costs the same. A lane holds 4 x 8 sums (at 32 x 32) and reads its 4 rows of op(A) and 8
-// columns of op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs. At the end the warps' sums meet in shared memory
-// in warp order, and the slices' sums through split-K's workspace and reduction in slice order
-// (core/schedule/split_k.h), so the same inputs on the same GPU give the same bits.
+// columns of op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs. At the end the warps' sums
+// meet in shared memory in warp order, and the slices' sums through split-K's workspace in slice order
+// (core/schedule/split_k.h): the blocks of the same launch, cooperative, add them up once all are written, so no
+// reduction kernel follows. The same inputs on the same GPU give the same bits.
 //
 // Changes vs splitk (pipelined 64x64 tiles over K slices): the tile is fitted to C rather than C cut into a
 // fixed tile, the warps divide K instead of the tile, each warp pipelines its own copies, the operands stay as stored
@@ -26,6 +27,7 @@
 #include "core/configs/pipelined.h"
 #include "core/copy/cp_async.cuh"
 #include "core/device.h"
+#include "core/epilogue/slice_sum.cuh"
 #include "core/launch.h"
 #include "core/pipeline/cp_async_ring.cuh"
 #include "core/schedule/split_k.h"
@@ -161,10 +163,11 @@ struct Parts {
 };
 
 // Block (x, 0, z) sums tile x of C (row-major over C's tiles) over slice z of K, in units of block_k, and writes it
-// to slice z of `out`. Warp w takes the w-th warp_k of every unit, through a ring of its own.
+// to slice z of `out`; where `slices` names a C (a cooperative launch), the blocks then add the slices up into it. Warp
+// w takes the w-th warp_k of every unit, through a ring of its own.
 template <int kSide, class OpA, class OpB, bool kVector>
-__global__ void __launch_bounds__(kThreads, 1)
-    longk_kernel(const GemmMatrices g, const int units_per_slice, const gemm::SliceOutput out) {
+__global__ void __launch_bounds__(kThreads, 1) longk_kernel(const GemmMatrices g, const int units_per_slice,
+                                                            const gemm::SliceOutput out, const gemm::SliceSum slices) {
     using P = Parts<kSide, OpA, OpB>;
     using A = typename P::A;
     using B = typename P::B;
@@ -230,6 +233,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int w = 1; w < kWarps; ++w) total += partial[w * kSide * kSide + e];
         slice[int64_t(m0 + r) * out.ld + n0 + c] = total;
     }
+    gemm::sum_slices_in_grid<kThreads>(slices);
 }
 
 // The least tile side that covers C's larger side, or the largest.
@@ -238,9 +242,9 @@ int tile_side(const GemmArgs& g) {
     return side <= 8 ? 8 : side <= 16 ? 16 : longk::kMaxTileSide;
 }
 
-// split-K's slice launcher: slices of units_per_slice units of block_k.
+// split-K's slice launcher: slices of units_per_slice units of block_k, added up in the launch where it can.
 mm_status launch_slices(const GemmArgs& g, int splits, int units_per_slice, gemm::SliceOutput out,
-                        cudaStream_t stream) {
+                        const gemm::SliceSum& sum, bool* summed, cudaStream_t stream) {
     const bool vector = rows_aligned16(g.A, g.lda) && rows_aligned16(g.B, g.ldb);
     const auto with_side = [&](auto side) {
         constexpr int kSide = decltype(side)::value;
@@ -250,8 +254,13 @@ mm_status launch_slices(const GemmArgs& g, int splits, int units_per_slice, gemm
                 using P = Parts<kSide, decltype(a), decltype(b)>;
                 constexpr auto kernel = &longk_kernel<kSide, decltype(a), decltype(b), decltype(aligned)::value>;
                 MM_TRY(gemm::allow_shared_memory<kernel>(P::kSmemBytes, "longk: shared memory"));
-                return gemm::launch(kernel, grid, kThreads, P::kSmemBytes, stream, "longk",
-                                    static_cast<const GemmMatrices&>(g), units_per_slice, out);
+                bool cooperative = false;
+                MM_TRY(gemm::sums_in_grid(reinterpret_cast<const void*>(kernel), grid, kThreads, P::kSmemBytes, sum,
+                                          &cooperative));
+                *summed = cooperative;
+                return gemm::launch_cooperative(cooperative, kernel, grid, kThreads, P::kSmemBytes, stream, "longk",
+                                                static_cast<const GemmMatrices&>(g), units_per_slice, out,
+                                                cooperative ? sum : gemm::SliceSum{});
             });
         });
     };
@@ -270,7 +279,7 @@ mm_status launch_planned(const GemmArgs& g, int /*splits*/, cudaStream_t stream)
     const int64_t tiles = int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side);
     const int splits =
         gemm::choose_splits(tiles, g.K, sms, 1, {.waves = 1, .min_slice_k = kMinSliceK, .max_splits = 65535});
-    return gemm::run_split_k(g, splits, block_k(side), &launch_slices, stream);
+    return gemm::run_split_k_summed_in_grid(g, splits, block_k(side), &launch_slices, stream);
 }
 
 bool takes_unsplit(const GemmArgs&, int splits) { return splits == 1; }

@@ -34,6 +34,13 @@ struct StreamedLoad {
     }
 };
 
+// L2Load: from L2, bypassing L1 (ld.global.cg), for data that other blocks of the same kernel wrote before a grid
+// barrier (the read-only path may not see it), such as split-K's slices summed in the launch that wrote them.
+struct L2Load {
+    __device__ static float one(const float* p) { return __ldcg(p); }
+    __device__ static float4 four(const float* p) { return __ldcg(reinterpret_cast<const float4*>(p)); }
+};
+
 // Four consecutive elements row[col .. col+3] read by Load; elements at or past `limit` read as zero. A row outside
 // the matrix is passed with limit 0 and is never dereferenced. `vector`: the caller's alignment promise.
 template <class Load>

@@ -1,17 +1,16 @@
-// The split-K reduction: one thread per 4 consecutive outputs, float4 workspace reads, grid-stride over
-// M x N/4. The workspace is 16-byte aligned by construction (cudaMallocAsync alignment, ldw and the slab stride
-// multiples of 4), so only the last, partial quad of a row needs scalar reads, which also keeps the
-// never-written padding columns unread. Where the outputs are too few to fill the GPU and the slices many (a long
-// K over a small C), the slices of each quad are shared among z_groups threads, each summing a contiguous run of
-// them in order (its loads issued in batches, so that a run waits for few round trips to memory), and the
-// runs' sums are added in run order: the order is fixed by the shape, so the result is reproducible bit for bit.
-// The pairwise reduction gives each quad one thread, which adds the slices as a binary tree: partial sums of 1, 2,
-// 4, ... slices in registers, combined like the carries of a binary counter as the slices come in order.
+// The split-K reductions. Slice order (core/epilogue/slice_sum.cuh's sum, run over a grid of its own): one thread per
+// 4 consecutive outputs, or per run of slices of them where the outputs are too few to fill the GPU and the slices
+// many (a long K over a small C). The workspace is 16-byte aligned by construction (cudaMallocAsync alignment, ldw
+// and the slab stride multiples of 4), so only the last, partial quad of a row needs scalar reads, which also keeps
+// the never-written padding columns unread. The pairwise reduction gives each quad one thread, which adds the slices
+// as a binary tree: partial sums of 1, 2, 4, ... slices in registers, combined like the carries of a binary counter
+// as the slices come in order.
 #include "core/epilogue/split_k_reduce.h"
 
 #include "core/copy/guarded_load.cuh"
 #include "core/device.h"
 #include "core/epilogue/direct_store.cuh"
+#include "core/epilogue/slice_sum.cuh"
 #include "core/launch.h"
 
 namespace gemm {
@@ -19,50 +18,12 @@ namespace gemm {
 namespace {
 
 constexpr int kReduceThreads = 256;
-constexpr int kMaxZGroups = 32;
-constexpr int kMinSlicesPerGroup = 4;
-constexpr int kBatch = 8;  // workspace loads a thread keeps in flight
+constexpr int kMinSlicesPerRun = 4;
 
 template <bool kAlignedC>
-__global__ void __launch_bounds__(kReduceThreads)
-    split_k_reduce_kernel(const float* __restrict__ ws, int64_t ldw, int64_t slab, int splits, int M, int N,
-                          float* __restrict__ C, int64_t ldc, int z_groups) {
+__global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(const SliceSum s) {
     __shared__ float4 runs[kReduceThreads];
-    const int64_t quads = (int64_t(N) - 1) / 4 + 1;
-    const int64_t total = int64_t(M) * quads;
-    const int per_block = kReduceThreads / z_groups;  // quads a block reduces at a time
-    const int group = threadIdx.x / per_block, slot = threadIdx.x % per_block;
-    const int run = (splits - 1) / z_groups + 1;
-    const int z_begin = group * run, z_end = min(splits, z_begin + run);
-    const int64_t stride = int64_t(gridDim.x) * per_block;
-    for (int64_t first = int64_t(blockIdx.x) * per_block; first < total; first += stride) {  // uniform per block
-        const int64_t i = first + slot;
-        const int64_t row = i / quads;
-        const int col = int(i - row * quads) * 4;
-        float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-        if (i < total) {
-            const float* w = ws + row * ldw + col;
-            // Batches of up to kBatch loads in flight, the last one partial, added in slice order: a run waits for
-            // one round trip to memory per batch, not per slice.
-            for (int z = z_begin; z < z_end; z += kBatch) {
-                float4 batch[kBatch];
-#pragma unroll
-                for (int j = 0; j < kBatch; ++j)
-                    if (z + j < z_end) batch[j] = load_row4<true>(w + (z + j) * slab, 0, N - col);
-#pragma unroll
-                for (int j = 0; j < kBatch; ++j)
-                    if (z + j < z_end) add4(s, batch[j]);
-            }
-        }
-        if (z_groups > 1) {
-            runs[threadIdx.x] = s;
-            __syncthreads();
-            if (group == 0)
-                for (int g = 1; g < z_groups; ++g) add4(s, runs[g * per_block + slot]);
-            __syncthreads();
-        }
-        if (group == 0 && i < total) store4<kAlignedC>(C + row * ldc + col, N - col, s);
-    }
+    add_slices<kReduceThreads, kAlignedC>(s, runs, blockIdx.x, gridDim.x);
 }
 
 // The levels of partial sums a pairwise thread keeps: level l holds 2^l slices, so kPairwiseLevels hold
@@ -123,11 +84,22 @@ __global__ void __launch_bounds__(kReduceThreads)
 int slice_order_runs(int M, int N, int splits, int sms) {
     const int64_t total = int64_t(M) * ((int64_t(N) - 1) / 4 + 1);
     const int64_t resident = int64_t(sms) * 8 * kReduceThreads;
-    int z_groups = 1;
-    while (z_groups < kMaxZGroups && 2 * z_groups * total <= resident &&
-           splits >= 2 * z_groups * kMinSlicesPerGroup)
-        z_groups *= 2;
-    return z_groups;
+    int runs = 1;
+    while (runs < kMaxSliceRuns && 2 * runs * total <= resident && splits >= 2 * runs * kMinSlicesPerRun) runs *= 2;
+    return runs;
+}
+
+SliceSum slice_order_sum(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g, int sms) {
+    return SliceSum{.ws = ws,
+                    .ldw = ldw,
+                    .slab = slab,
+                    .splits = splits,
+                    .C = g.C,
+                    .ldc = g.ldc,
+                    .M = g.M,
+                    .N = g.N,
+                    .runs = slice_order_runs(g.M, g.N, splits, sms),
+                    .aligned_c = rows_aligned16(g.C, g.ldc)};
 }
 
 mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,
@@ -143,14 +115,13 @@ mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int 
                                 stream, "pairwise split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
         });
     }
-    const int z_groups = slice_order_runs(g.M, g.N, splits, sms);
-    const int64_t threads = total * z_groups;
+    const SliceSum sum = slice_order_sum(ws, ldw, slab, splits, g, sms);
+    const int64_t threads = total * sum.runs;
     const int64_t want = (threads - 1) / kReduceThreads + 1;
     const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
-    return with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
-        return gemm::launch(split_k_reduce_kernel<decltype(aligned)::value>, blocks, kReduceThreads, 0, stream,
-                            "split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc, z_groups);
-    });
+    if (sum.aligned_c)
+        return gemm::launch(split_k_reduce_kernel<true>, blocks, kReduceThreads, 0, stream, "split-K reduction", sum);
+    return gemm::launch(split_k_reduce_kernel<false>, blocks, kReduceThreads, 0, stream, "split-K reduction", sum);
 }
 
 }  // namespace gemm

@@ -2,8 +2,10 @@
 
 #include <atomic>
 
+#include "core/device.h"
 #include "core/device_buffer.h"
 #include "core/epilogue/split_k_reduce.h"
+#include "core/launch.h"
 
 namespace gemm {
 
@@ -37,7 +39,7 @@ int choose_balanced_tf32_splits(int64_t tiles, int K, int sms, int min_slice_k) 
 
 namespace {
 
-std::atomic<bool> cluster_sums_allowed{true};
+std::atomic<bool> sums_in_launch_allowed{true};
 
 // At most `splits` even slices of whole bk-deep K tiles, none empty: sets splits and the K tiles of each.
 void even_slices(const GemmArgs& g, int bk, int* splits, int* per_split) {
@@ -47,30 +49,61 @@ void even_slices(const GemmArgs& g, int bk, int* splits, int* per_split) {
     *splits = (k_tiles - 1) / *per_split + 1;  // recounted so that no slice is empty
 }
 
-}  // namespace
-
-mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
-                      ReduceOrder order) {
+// f(splits, per_split, out, sum) for g's product over at most `splits` even slices of whole bk-deep K tiles: one
+// slice straight into C (sum names no C), several into a workspace from the library's pool, which stays allocated
+// (stream-ordered) until f has enqueued what reads it, with `sum` their slice-order sum into C.
+template <class F>
+mm_status with_slices(const GemmArgs& g, int splits, int bk, cudaStream_t stream, F&& f) {
     int per_split = 0;
     even_slices(g, bk, &splits, &per_split);
-    if (splits == 1) return launch(g, 1, per_split, SliceOutput{g.C, g.ldc, 0}, stream);
+    if (splits == 1) return f(1, per_split, SliceOutput{g.C, g.ldc, 0}, SliceSum{});
 
     const int64_t ldw = padded_ld(g.N);  // every workspace row float4 aligned
     const int64_t slab = int64_t(g.M) * ldw;
     DeviceBuffer ws(stream, DeviceBuffer::Pool::kWorkspace);
     MM_TRY(ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace"));
-    MM_TRY(launch(g, splits, per_split, SliceOutput{ws.data(), ldw, slab}, stream));
-    return launch_split_k_reduce(ws.data(), ldw, slab, splits, g, stream, order);
+    int sms = 0;
+    MM_TRY(sm_count(&sms));
+    return f(splits, per_split, SliceOutput{ws.data(), ldw, slab}, slice_order_sum(ws.data(), ldw, slab, splits, g, sms));
 }
 
-void allow_cluster_sums(bool allowed) { cluster_sums_allowed.store(allowed, std::memory_order_relaxed); }
+}  // namespace
+
+mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
+                      ReduceOrder order) {
+    return with_slices(g, splits, bk, stream, [&](int n, int per_split, SliceOutput out, const SliceSum& sum) {
+        MM_TRY(launch(g, n, per_split, out, stream));
+        if (sum.C == nullptr) return MM_OK;
+        return launch_split_k_reduce(sum.ws, sum.ldw, sum.slab, n, g, stream, order);
+    });
+}
+
+mm_status run_split_k_summed_in_grid(const GemmArgs& g, int splits, int bk, SummingSliceLauncher launch,
+                                     cudaStream_t stream) {
+    const bool allowed = sums_in_launch_allowed.load(std::memory_order_relaxed);
+    return with_slices(g, splits, bk, stream, [&](int n, int per_split, SliceOutput out, const SliceSum& sum) {
+        bool summed = false;
+        MM_TRY(launch(g, n, per_split, out, allowed ? sum : SliceSum{}, &summed, stream));
+        if (summed || sum.C == nullptr) return MM_OK;
+        return launch_split_k_reduce(sum.ws, sum.ldw, sum.slab, n, g, stream);
+    });
+}
+
+mm_status sums_in_grid(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, const SliceSum& sum,
+                       bool* cooperative) {
+    *cooperative = false;
+    if (sum.C == nullptr) return MM_OK;
+    return blocks_run_at_once(kernel, grid, block, smem_bytes, cooperative);
+}
+
+void allow_sums_in_launch(bool allowed) { sums_in_launch_allowed.store(allowed, std::memory_order_relaxed); }
 
 mm_status run_split_k_in_clusters(const GemmArgs& g, int splits, int bk, SliceLauncher launch,
                                   ClusterLauncher clusters, ClustersFit fit, cudaStream_t stream) {
     int per_split = 0;
     even_slices(g, bk, &splits, &per_split);
     bool fits = false;
-    if (splits > 1 && splits <= kMaxClusterSlices && cluster_sums_allowed.load(std::memory_order_relaxed))
+    if (splits > 1 && splits <= kMaxClusterSlices && sums_in_launch_allowed.load(std::memory_order_relaxed))
         MM_TRY(fit(g, splits, &fits));
     if (!fits) return run_split_k(g, splits, bk, launch, stream);
     return clusters(g, splits, per_split, stream);

@@ -57,6 +57,23 @@ using SliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_pe
 mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launch, cudaStream_t stream,
                       ReduceOrder order = ReduceOrder::kSliceOrder);
 
+// A SliceLauncher for a kernel that ends in sum_slices_in_grid (core/epilogue/slice_sum.cuh): where `sum` names a C
+// and every block of the launch runs at once on the GPU, it launches cooperatively with `sum` (the kernel adds the
+// slices up into C itself) and sets *summed; else it launches without it.
+using SummingSliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_per_split, SliceOutput out,
+                                           const SliceSum& sum, bool* summed, cudaStream_t stream);
+
+// Whether a summing launcher's launch of `kernel` (grid, block, smem_bytes) is cooperative: `sum` names a C and every
+// block runs at once on the current GPU.
+mm_status sums_in_grid(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, const SliceSum& sum,
+                       bool* cooperative);
+
+// As run_split_k in slice order, for a summing launcher: where sums in the launch are allowed and the launcher could
+// launch cooperatively, one launch writes the slices and adds them up, with no reduction kernel; else the reduction
+// follows it. The same bits either way.
+mm_status run_split_k_summed_in_grid(const GemmArgs& g, int splits, int bk, SummingSliceLauncher launch,
+                                     cudaStream_t stream);
+
 // The most K slices one cluster adds up (the portable cluster size).
 inline constexpr int kMaxClusterSlices = 8;
 
@@ -68,8 +85,9 @@ using ClusterLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_
 // share one GPC, so fewer clusters than SMs / splits may fit); false where clusters do not run.
 using ClustersFit = mm_status (*)(const GemmArgs& g, int splits, bool* fit);
 
-// Whether run_split_k_in_clusters may take the cluster path (process-wide; allowed unless set otherwise).
-void allow_cluster_sums(bool allowed);
+// Whether run_split_k_in_clusters and run_split_k_summed_in_grid may add the slices up within the launch that
+// writes them (process-wide; allowed unless set otherwise).
+void allow_sums_in_launch(bool allowed);
 
 // As run_split_k (in slice order), for a kernel that can also add up a tile's slices within a cluster: where cluster
 // sums are allowed, the slices are at most kMaxClusterSlices and `fit` says that every tile's cluster runs in the
