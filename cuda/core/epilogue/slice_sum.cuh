@@ -19,9 +19,9 @@ namespace gemm {
 inline constexpr int kSliceSumBatch = 8;  // workspace loads a thread keeps in flight
 
 // Block `block` of `blocks` adds up its share of s's output quads (a block-uniform loop); kThreads threads, `runs`
-// kThreads float4 of shared memory for the runs' sums. The slices are read from L2, where the slice kernel may have
-// written them in this launch.
-template <int kThreads, bool kAlignedC>
+// kThreads float4 of shared memory for the runs' sums; the slices read by Load (guarded_load.cuh): through the
+// read-only cache where an earlier kernel wrote them, from L2 where the same launch did.
+template <int kThreads, bool kAlignedC, class Load>
 __device__ void add_slices(const SliceSum& s, float4* runs, int64_t block, int64_t blocks) {
     static_assert(kThreads % kMaxSliceRuns == 0, "every run count divides the block");
     const int64_t quads = (int64_t(s.N) - 1) / 4 + 1;
@@ -41,7 +41,7 @@ __device__ void add_slices(const SliceSum& s, float4* runs, int64_t block, int64
                 float4 batch[kSliceSumBatch];
 #pragma unroll
                 for (int j = 0; j < kSliceSumBatch; ++j)
-                    if (z + j < z_end) batch[j] = guarded_row4<L2Load>(w + (z + j) * s.slab, 0, s.N - col, true);
+                    if (z + j < z_end) batch[j] = guarded_row4<Load>(w + (z + j) * s.slab, 0, s.N - col, true);
 #pragma unroll
                 for (int j = 0; j < kSliceSumBatch; ++j)
                     if (z + j < z_end) add4(sum, batch[j]);
@@ -69,9 +69,9 @@ __device__ void sum_slices_in_grid(const SliceSum& s) {
     const int64_t block = blockIdx.x + int64_t(gridDim.x) * (blockIdx.y + int64_t(gridDim.y) * blockIdx.z);
     const int64_t blocks = int64_t(gridDim.x) * gridDim.y * gridDim.z;
     if (s.aligned_c)
-        add_slices<kThreads, true>(s, runs, block, blocks);
+        add_slices<kThreads, true, L2Load>(s, runs, block, blocks);
     else
-        add_slices<kThreads, false>(s, runs, block, blocks);
+        add_slices<kThreads, false, L2Load>(s, runs, block, blocks);
 }
 
 }  // namespace gemm

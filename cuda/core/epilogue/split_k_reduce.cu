@@ -23,7 +23,7 @@ constexpr int kMinSlicesPerRun = 4;
 template <bool kAlignedC>
 __global__ void __launch_bounds__(kReduceThreads) split_k_reduce_kernel(const SliceSum s) {
     __shared__ float4 runs[kReduceThreads];
-    add_slices<kReduceThreads, kAlignedC>(s, runs, blockIdx.x, gridDim.x);
+    add_slices<kReduceThreads, kAlignedC, CachedLoad>(s, runs, blockIdx.x, gridDim.x);
 }
 
 // The levels of partial sums a pairwise thread keeps: level l holds 2^l slices, so kPairwiseLevels hold
