@@ -33,9 +33,8 @@
 // The 8 warps of a block take different k (X along L, staged) or different rows (X along K, registers). Where the
 // large side cannot fill the GPU, K is also cut into slices across blocks: up to 8 slices form a thread block cluster
 // (sm_90), whose blocks add their sums through distributed shared memory and write C in the same launch; a long K
-// over a tiny large side takes more slices, through split-K (core/schedule/split_k.h) and a workspace, whose slices
-// the blocks add up at the end of the same launch where all of them run at once (a cooperative launch), else a
-// reduction kernel does. Every sum is taken in the same order, so the same inputs give the same bits.
+// over a tiny large side takes more slices, through split-K (core/schedule/split_k.h), a workspace and a
+// reduction. Every sum is taken in the same order, so the same inputs give the same bits.
 //
 // Changes vs the tiled rungs: no tile of C; the work is cut along L and K instead of M and N, the large operand goes
 // to registers without shared memory wherever its layout allows, and one kernel family takes every op combination.
@@ -369,21 +368,14 @@ SkinnyView view_of(const GemmArgs& g, const Plan& p, int k_per_slice, gemm::Slic
 }
 
 // The kernel over `splits` slices of k_per_slice, writing to `out`: the slices' products, or C itself where a
-// cluster sums them. Where `sum` names a C and every block runs at once, the launch is cooperative and its blocks add
-// the slices up into C at the end (*summed, where given, says whether they do).
+// cluster sums them.
 mm_status launch_kernel(const GemmArgs& g, const Plan& p, int splits, int k_per_slice, gemm::SliceOutput out,
-                        bool cluster_sum, const gemm::SliceSum& sum, bool* summed, cudaStream_t stream) {
-    SkinnyView v = view_of(g, p, k_per_slice, out, cluster_sum);
+                        bool cluster_sum, cudaStream_t stream) {
+    const SkinnyView v = view_of(g, p, k_per_slice, out, cluster_sum);
     const dim3 grid(unsigned(slice_blocks(p)), 1, unsigned(splits));
     const unsigned cluster_z = cluster_sum ? unsigned(splits) : 1u;
     const auto launch = [&](auto kernel, int smem_bytes) {
-        bool cooperative = false;
-        MM_TRY(gemm::sums_in_grid(reinterpret_cast<const void*>(kernel), grid, kThreads, smem_bytes, sum, &cooperative));
-        if (summed != nullptr) *summed = cooperative;
-        if (!cooperative)
-            return gemm::launch_in_clusters(cluster_z, kernel, grid, kThreads, smem_bytes, stream, "skinny", v);
-        v.sum = sum;
-        return gemm::launch_cooperative(true, kernel, grid, kThreads, smem_bytes, stream, "skinny", v);
+        return gemm::launch_in_clusters(cluster_z, kernel, grid, kThreads, smem_bytes, stream, "skinny", v);
     };
     const auto for_y = [&](auto f) {
         if (p.y == YRows::kAlongK) return f(std::integral_constant<YRows, YRows::kAlongK>{});
@@ -470,12 +462,12 @@ mm_status bulk_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
     });
 }
 
-// split-K's slice launcher: slices of ktiles_per_split 4-deep K tiles, added up in the launch where it can.
+// split-K's slice launcher: slices of ktiles_per_split 4-deep K tiles.
 mm_status launch_slices(const GemmArgs& g, int splits, int ktiles_per_split, gemm::SliceOutput out,
-                        const gemm::SliceSum& sum, bool* summed, cudaStream_t stream) {
+                        cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    return launch_kernel(g, plan(g, sms), splits, 4 * ktiles_per_split, out, false, sum, summed, stream);
+    return launch_kernel(g, plan(g, sms), splits, 4 * ktiles_per_split, out, false, stream);
 }
 
 // Whether this GPU runs the kernels' clusters: machine code for sm_90 or later.
@@ -485,8 +477,7 @@ bool clusters_run() {
 
 bool takes_planned(const GemmArgs& g, int splits) { return splits == 1 && skinny::takes(g); }
 
-// A few slices are summed by their cluster in one launch; more go through split-K's workspace, added up at the end of
-// the same launch where every block runs at once, else by split-K's reduction.
+// A few slices are summed by their cluster in one launch; more go through split-K's workspace and reduction.
 mm_status launch_planned_config(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
@@ -496,9 +487,9 @@ mm_status launch_planned_config(const GemmArgs& g, int /*splits*/, cudaStream_t 
                                              &bulk_clusters_fit, stream);
     if (p.splits > 1 && p.cluster && clusters_run()) {
         const int k_per_slice = int((int64_t(g.K) + 4 * p.splits - 1) / (4 * p.splits) * 4);
-        return launch_kernel(g, p, p.splits, k_per_slice, {g.C, g.ldc, 0}, true, {}, nullptr, stream);
+        return launch_kernel(g, p, p.splits, k_per_slice, {g.C, g.ldc, 0}, true, stream);
     }
-    return gemm::run_split_k_summed_in_grid(g, p.splits, 4, &launch_slices, stream);
+    return gemm::run_split_k(g, p.splits, 4, &launch_slices, stream);
 }
 
 }  // namespace

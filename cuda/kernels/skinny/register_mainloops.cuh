@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
         __syncthreads();
     }
     const int64_t l_block = column_block(v) * lane_quads * 4;
-    write_sums<kRows, true>(v, &block_sums[0][0].x, kRows * 128, [&](int o, int* s, int64_t* at_l) {  // [s][128 l]
+    write_sums<kRows>(v, &block_sums[0][0].x, kRows * 128, [&](int o, int* s, int64_t* at_l) {  // [s][128 l]
         *s = o / 128;
         *at_l = o % 128 < 4 * lane_quads ? l_block + o % 128 : v.L;  // past the block's l: not written
     });
@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_k(cons
             for (int s = 0; s < kRows; ++s) block_sums[(warp * kRowsPerWarp + r) * kRows + s] = acc[r][s];
     __syncthreads();
     const int64_t row_block = column_block(v) * kRowsPerBlock;
-    write_sums<kRows, true>(v, block_sums, kRowsPerBlock * kRows, [&](int o, int* s, int64_t* at_l) {
+    write_sums<kRows>(v, block_sums, kRowsPerBlock * kRows, [&](int o, int* s, int64_t* at_l) {
         *s = o % kRows;
         *at_l = row_block + o / kRows;
     });

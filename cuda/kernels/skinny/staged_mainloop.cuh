@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_staged_along
                 }
         __syncthreads();
     }
-    write_sums<kRows, true>(v, sums, kRows * kBlockRows, [&](int o, int* s, int64_t* at_l) {
+    write_sums<kRows>(v, sums, kRows * kBlockRows, [&](int o, int* s, int64_t* at_l) {
         *s = o / kBlockRows;
         *at_l = l0 + o % kBlockRows;
     });

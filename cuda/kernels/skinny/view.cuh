@@ -6,8 +6,6 @@
 
 #include <cstdint>
 
-#include "core/epilogue/slice_sum.cuh"
-
 namespace skinny {
 
 constexpr int kThreads = 256, kWarps = kThreads / 32;
@@ -35,8 +33,6 @@ struct SkinnyView {
     // Y's rows are cut into s_groups groups of the kernel's rows, taken by neighbouring blocks (blockIdx.x: the
     // group fastest), which read the same piece of X at about the same time, from L2 after the first.
     int s_groups;
-    // Where the launch is cooperative: every slice's product, added up into C once all are written (else no C).
-    gemm::SliceSum sum;
 };
 
 // This block's group of Y's rows and its block along L.
@@ -53,10 +49,9 @@ __device__ __forceinline__ void slice_range(const SkinnyView& v, int* k_begin, i
 
 
 // The end of every block: its sums, sums[o] for the block's output o at (s, l) = at(o) (s past the block's group's
-// first row), go to C or to the slice's product; a cluster first adds its blocks' sums in slice order, each block
-// taking a share of the outputs. kSumInGrid: the kernel may run cooperatively, and then, once every block has written
-// its slice, the blocks add the slices up into C (v.sum).
-template <int kRows, bool kSumInGrid = false, class At>
+// first row), go to C or to the slice's
+// product; a cluster first adds its blocks' sums in slice order, each block taking a share of the outputs.
+template <int kRows, class At>
 __device__ __forceinline__ void write_sums(const SkinnyView& v, float* sums, int outputs, At at) {
     const int s0 = s_group(v) * kRows;
     const auto store = [&](int o, float value) {
@@ -68,7 +63,6 @@ __device__ __forceinline__ void write_sums(const SkinnyView& v, float* sums, int
     };
     if (!v.cluster_sum) {
         for (int o = threadIdx.x; o < outputs; o += kThreads) store(o, sums[o]);
-        if constexpr (kSumInGrid) gemm::sum_slices_in_grid<kThreads>(v.sum);
         return;
     }
 #if __CUDA_ARCH__ >= 900
