@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Device call 5 of this record: run from the checkout with .gitcarry/s14/lib_final.so.gz (the branch's head: sums in
 # the launch for longk alone, skinny as on main), .gitcarry/repo.bundle (the head and main) and .whl carried. The
-# head's GPU tests of the cooperative sum and longk; asv's grid suite at the head, for the gate against 9bb7818f (H100) or
-# 56682120 (H200):
+# head's GPU tests of the cooperative sum and longk; asv's grid suite at the head, for the gate against 9bb7818f
+# (H100) or 56682120 (H200):
 #   python3 -m tools.regressions 9bb7818f HEAD --results-dir results/asv --exact --threshold 0.03
 export OUT=${OUT:-/tmp/out}
 FINAL_OUT=$OUT OUT=/tmp/call-logs && rm -rf $OUT && mkdir -p $OUT
