@@ -26,7 +26,8 @@ extern "C" mm_status mm_best_force(int config, int splits) {
 
 extern "C" mm_status mm_split_k_sums_in_launch(int allowed) {
     if (allowed != 0 && allowed != 1)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_split_k_sums_in_launch(%d): pass 1 (allowed) or 0 (never)", allowed);
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_split_k_sums_in_launch(%d): pass 1 (allowed) or 0 (never)",
+                       allowed);
     gemm::allow_sums_in_launch(allowed == 1);
     return MM_OK;
 }

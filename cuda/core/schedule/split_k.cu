@@ -64,7 +64,8 @@ mm_status with_slices(const GemmArgs& g, int splits, int bk, cudaStream_t stream
     MM_TRY(ws.allocate(size_t(splits) * size_t(slab) * sizeof(float), "the split-K workspace"));
     int sms = 0;
     MM_TRY(sm_count(&sms));
-    return f(splits, per_split, SliceOutput{ws.data(), ldw, slab}, slice_order_sum(ws.data(), ldw, slab, splits, g, sms));
+    const SliceSum sum = slice_order_sum(ws.data(), ldw, slab, splits, g, sms);
+    return f(splits, per_split, SliceOutput{ws.data(), ldw, slab}, sum);
 }
 
 }  // namespace
