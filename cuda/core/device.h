@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 
 #include "core/status.h"
 
@@ -106,6 +107,37 @@ mm_status max_active_clusters(int cluster_size, int variant, int threads, int sm
     MM_TRY(query_max_active_clusters(reinterpret_cast<const void*>(kKernel), cluster_size, threads, smem_bytes,
                                      clusters));
     if (slot) slot->store(*clusters + 1, std::memory_order_relaxed);
+    return MM_OK;
+}
+
+// How many blocks of kernel kKernel (kThreads threads, kSmemBytes of dynamic shared memory, to which its limit is
+// raised first) an SM of the current device holds at once, asked once per device ordinal (< 64).
+template <auto kKernel, int kThreads, int kSmemBytes>
+mm_status resident_blocks_per_sm(int* blocks) {
+    static std::atomic<int> cache[64];  // blocks + 1; 0 = not asked yet
+    int dev = 0;
+    MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
+    std::atomic<int>* slot = dev >= 0 && dev < 64 ? &cache[dev] : nullptr;
+    const int known = slot ? slot->load(std::memory_order_relaxed) : 0;
+    if (known > 0) {
+        *blocks = known - 1;
+        return MM_OK;
+    }
+    MM_TRY(allow_shared_memory<kKernel>(kSmemBytes, "the kernel's shared-memory limit"));
+    MM_TRY(mm_check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kKernel, kThreads, kSmemBytes),
+                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
+    if (slot) slot->store(*blocks + 1, std::memory_order_relaxed);
+    return MM_OK;
+}
+
+// Whether every block of a launch of kKernel over `grid` runs at once on the current device (resident_blocks_per_sm
+// on every SM), as a cooperative launch needs.
+template <auto kKernel, int kThreads, int kSmemBytes>
+mm_status runs_at_once(dim3 grid, bool* at_once) {
+    int sms = 0, per_sm = 0;
+    MM_TRY(sm_count(&sms));
+    MM_TRY((resident_blocks_per_sm<kKernel, kThreads, kSmemBytes>(&per_sm)));
+    *at_once = uint64_t(grid.x) * grid.y * grid.z <= uint64_t(sms) * uint64_t(per_sm);
     return MM_OK;
 }
 

@@ -1,10 +1,7 @@
-// gemm::launch_with: direct launches, and the per-thread one-node graphs of GraphLaunches scopes (core/launch.h);
-// gemm::blocks_run_at_once, from a per-thread cache of occupancies.
+// gemm::launch_with: direct launches, and the per-thread one-node graphs of GraphLaunches scopes (core/launch.h).
 #include "core/launch.h"
 
 #include <cstdint>
-
-#include "core/device.h"
 
 namespace gemm {
 namespace {
@@ -99,51 +96,7 @@ bool graph_launch_allowed(cudaStream_t stream) {
     return capture == cudaStreamCaptureStatusNone;
 }
 
-// The blocks of one kernel an SM holds at once, for a block size and shared memory, on one GPU: the last few asked
-// on this thread.
-class ThreadOccupancies {
-  public:
-    cudaError_t blocks_per_sm(int device, const void* kernel, int threads, size_t smem_bytes, int* blocks) {
-        for (const Entry& entry : entries_)
-            if (entry.kernel == kernel && entry.device == device && entry.threads == threads &&
-                entry.smem_bytes == smem_bytes) {
-                *blocks = entry.blocks;
-                return cudaSuccess;
-            }
-        const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, smem_bytes);
-        if (err == cudaSuccess) entries_[next_++ % kEntries] = Entry{device, kernel, threads, smem_bytes, *blocks};
-        return err;
-    }
-
-  private:
-    struct Entry {
-        int device = -1;
-        const void* kernel = nullptr;
-        int threads = 0;
-        size_t smem_bytes = 0;
-        int blocks = 0;
-    };
-    static constexpr int kEntries = 16;
-    Entry entries_[kEntries];
-    unsigned next_ = 0;
-};
-
-thread_local ThreadOccupancies thread_occupancies;
-
 }  // namespace
-
-mm_status blocks_run_at_once(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, bool* at_once) {
-    *at_once = false;
-    load_kernel_modules();
-    int device = 0, sms = 0, per_sm = 0;
-    MM_TRY(mm_check_cuda(cudaGetDevice(&device), "cudaGetDevice"));
-    MM_TRY(sm_count(&sms));
-    MM_TRY(mm_check_cuda(thread_occupancies.blocks_per_sm(device, kernel, int(block.x * block.y * block.z),
-                                                          smem_bytes, &per_sm),
-                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
-    *at_once = uint64_t(grid.x) * grid.y * grid.z <= uint64_t(sms) * uint64_t(per_sm);
-    return MM_OK;
-}
 
 GraphLaunches::GraphLaunches() { ++thread_graphs.depth; }
 GraphLaunches::~GraphLaunches() { --thread_graphs.depth; }

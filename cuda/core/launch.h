@@ -39,11 +39,6 @@ class GraphLaunches {
 mm_status launch_with(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream, void** args,
                       const char* what, unsigned cluster_z = 1, bool cooperative = false);
 
-// Whether every block of a launch of `kernel` (grid, block, smem_bytes of dynamic shared memory) runs at once on the
-// current GPU, as a cooperative launch needs (the occupancy is asked once per GPU, kernel, block size and shared
-// memory on each thread).
-mm_status blocks_run_at_once(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, bool* at_once);
-
 // launch_with(kernel, ..., args converted to the kernel's parameter types).
 template <typename... Params, typename... Args>
 mm_status launch_converted(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
@@ -69,7 +64,8 @@ mm_status launch_in_clusters(unsigned cluster_z, void (*kernel)(Params...), dim3
                             std::forward<Args>(args)...);
 }
 
-// As launch_in_clusters without clusters, and cooperatively where `cooperative`.
+// As launch_in_clusters without clusters, and cooperatively where `cooperative` (every block must then run at once:
+// core/device.h's runs_at_once says whether they do).
 template <typename... Params, typename... Args>
 mm_status launch_cooperative(bool cooperative, void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem_bytes,
                              cudaStream_t stream, const char* what, Args&&... args) {

@@ -255,8 +255,7 @@ mm_status launch_slices(const GemmArgs& g, int splits, int units_per_slice, gemm
                 constexpr auto kernel = &longk_kernel<kSide, decltype(a), decltype(b), decltype(aligned)::value>;
                 MM_TRY(gemm::allow_shared_memory<kernel>(P::kSmemBytes, "longk: shared memory"));
                 bool cooperative = false;
-                MM_TRY(gemm::sums_in_grid(reinterpret_cast<const void*>(kernel), grid, kThreads, P::kSmemBytes, sum,
-                                          &cooperative));
+                if (sum.C != nullptr) MM_TRY((gemm::runs_at_once<kernel, kThreads, P::kSmemBytes>(grid, &cooperative)));
                 *summed = cooperative;
                 return gemm::launch_cooperative(cooperative, kernel, grid, kThreads, P::kSmemBytes, stream, "longk",
                                                 static_cast<const GemmMatrices&>(g), units_per_slice, out,

@@ -184,25 +184,15 @@ decltype(auto) with_bulk_kernel(const Plan& p, F&& f) {
     return with_y(std::integral_constant<XRows, XRows::kAlongK>{});
 }
 
-// How many blocks of kKernel an SM holds at once (asked once; 1 where the runtime cannot say).
-template <auto kKernel, int kSmemBytes>
-int resident_blocks_per_sm() {
-    static const int blocks = [] {
+// How many blocks of the bulk kernel for p's rows of Y an SM holds at once (1 where the runtime cannot say).
+int bulk_blocks_per_sm(const Plan& p) {
+    return with_bulk_kernel(p, [](auto kernel, auto smem_bytes) {
         int n = 0;
-        if (gemm::allow_shared_memory<kKernel>(kSmemBytes, "skinny: shared memory") != MM_OK ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kKernel, kThreads, kSmemBytes) != cudaSuccess) {
+        if (gemm::resident_blocks_per_sm<kernel.value, kThreads, smem_bytes.value>(&n) != MM_OK) {
             cudaGetLastError();  // not sticky; the plan falls back to one block per SM
             return 1;
         }
         return n < 1 ? 1 : n;
-    }();
-    return blocks;
-}
-
-// How many blocks of the bulk kernel for p's rows of Y an SM holds at once.
-int bulk_blocks_per_sm(const Plan& p) {
-    return with_bulk_kernel(p, [](auto kernel, auto smem_bytes) {
-        return resident_blocks_per_sm<kernel.value, smem_bytes.value>();
     });
 }
 

@@ -102,26 +102,22 @@ SliceSum slice_order_sum(const float* ws, int64_t ldw, int64_t slab, int splits,
                     .aligned_c = rows_aligned16(g.C, g.ldc)};
 }
 
-mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,
-                                cudaStream_t stream, ReduceOrder order) {
+mm_status launch_split_k_reduce(const SliceSum& sum, cudaStream_t stream, ReduceOrder order) {
     int sms = 0;
     MM_TRY(sm_count(&sms));
-    const int64_t total = int64_t(g.M) * ((int64_t(g.N) - 1) / 4 + 1);
+    const int64_t total = int64_t(sum.M) * ((int64_t(sum.N) - 1) / 4 + 1);
+    const auto blocks_for = [&](int64_t threads) {
+        const int64_t want = (threads - 1) / kReduceThreads + 1;
+        return unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
+    };
     if (order == ReduceOrder::kPairwise) {
-        const int64_t want = (total - 1) / kReduceThreads + 1;
-        const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
-        return with_alignment(rows_aligned16(g.C, g.ldc), [&](auto aligned) {
-            return gemm::launch(split_k_reduce_pairwise_kernel<decltype(aligned)::value>, blocks, kReduceThreads, 0,
-                                stream, "pairwise split-K reduction", ws, ldw, slab, splits, g.M, g.N, g.C, g.ldc);
-        });
+        const auto kernel =
+            sum.aligned_c ? split_k_reduce_pairwise_kernel<true> : split_k_reduce_pairwise_kernel<false>;
+        return gemm::launch(kernel, blocks_for(total), kReduceThreads, 0, stream, "pairwise split-K reduction", sum.ws,
+                            sum.ldw, sum.slab, sum.splits, sum.M, sum.N, sum.C, sum.ldc);
     }
-    const SliceSum sum = slice_order_sum(ws, ldw, slab, splits, g, sms);
-    const int64_t threads = total * sum.runs;
-    const int64_t want = (threads - 1) / kReduceThreads + 1;
-    const unsigned blocks = unsigned(want < int64_t(sms) * 8 ? want : int64_t(sms) * 8);
-    if (sum.aligned_c)
-        return gemm::launch(split_k_reduce_kernel<true>, blocks, kReduceThreads, 0, stream, "split-K reduction", sum);
-    return gemm::launch(split_k_reduce_kernel<false>, blocks, kReduceThreads, 0, stream, "split-K reduction", sum);
+    const auto kernel = sum.aligned_c ? split_k_reduce_kernel<true> : split_k_reduce_kernel<false>;
+    return gemm::launch(kernel, blocks_for(total * sum.runs), kReduceThreads, 0, stream, "split-K reduction", sum);
 }
 
 }  // namespace gemm

@@ -37,9 +37,8 @@ struct SliceSum {
 // The slice-order sum of g's product from the workspace ws into g.C, on a GPU of `sms` SMs.
 SliceSum slice_order_sum(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g, int sms);
 
-// C = the sum over z < splits of ws[z * slab + row * ldw + col], in `order` (deterministic: the same inputs give
-// the same bits). ws is 16-byte aligned with ldw and slab multiples of 4 floats.
-mm_status launch_split_k_reduce(const float* ws, int64_t ldw, int64_t slab, int splits, const GemmArgs& g,
-                                cudaStream_t stream, ReduceOrder order = ReduceOrder::kSliceOrder);
+// Enqueues the kernel that adds up `sum`'s slices into its C, in `order` (deterministic: the same inputs give the
+// same bits; in slice order, in the sum's runs).
+mm_status launch_split_k_reduce(const SliceSum& sum, cudaStream_t stream, ReduceOrder order = ReduceOrder::kSliceOrder);
 
 }  // namespace gemm

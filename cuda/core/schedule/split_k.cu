@@ -5,7 +5,6 @@
 #include "core/device.h"
 #include "core/device_buffer.h"
 #include "core/epilogue/split_k_reduce.h"
-#include "core/launch.h"
 
 namespace gemm {
 
@@ -75,7 +74,7 @@ mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launc
     return with_slices(g, splits, bk, stream, [&](int n, int per_split, SliceOutput out, const SliceSum& sum) {
         MM_TRY(launch(g, n, per_split, out, stream));
         if (sum.C == nullptr) return MM_OK;
-        return launch_split_k_reduce(sum.ws, sum.ldw, sum.slab, n, g, stream, order);
+        return launch_split_k_reduce(sum, stream, order);
     });
 }
 
@@ -86,15 +85,8 @@ mm_status run_split_k_summed_in_grid(const GemmArgs& g, int splits, int bk, Summ
         bool summed = false;
         MM_TRY(launch(g, n, per_split, out, allowed ? sum : SliceSum{}, &summed, stream));
         if (summed || sum.C == nullptr) return MM_OK;
-        return launch_split_k_reduce(sum.ws, sum.ldw, sum.slab, n, g, stream);
+        return launch_split_k_reduce(sum, stream);
     });
-}
-
-mm_status sums_in_grid(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, const SliceSum& sum,
-                       bool* cooperative) {
-    *cooperative = false;
-    if (sum.C == nullptr) return MM_OK;
-    return blocks_run_at_once(kernel, grid, block, smem_bytes, cooperative);
 }
 
 void allow_sums_in_launch(bool allowed) { sums_in_launch_allowed.store(allowed, std::memory_order_relaxed); }

@@ -58,15 +58,10 @@ mm_status run_split_k(const GemmArgs& g, int splits, int bk, SliceLauncher launc
                       ReduceOrder order = ReduceOrder::kSliceOrder);
 
 // A SliceLauncher for a kernel that ends in sum_slices_in_grid (core/epilogue/slice_sum.cuh): where `sum` names a C
-// and every block of the launch runs at once on the GPU, it launches cooperatively with `sum` (the kernel adds the
-// slices up into C itself) and sets *summed; else it launches without it.
+// and every block of the launch runs at once on the GPU (core/device.h's runs_at_once), it launches cooperatively
+// with `sum` (the kernel adds the slices up into C itself) and sets *summed; else it launches without it.
 using SummingSliceLauncher = mm_status (*)(const GemmArgs& g, int splits, int ktiles_per_split, SliceOutput out,
                                            const SliceSum& sum, bool* summed, cudaStream_t stream);
-
-// Whether a summing launcher's launch of `kernel` (grid, block, smem_bytes) is cooperative: `sum` names a C and every
-// block runs at once on the current GPU.
-mm_status sums_in_grid(const void* kernel, dim3 grid, dim3 block, size_t smem_bytes, const SliceSum& sum,
-                       bool* cooperative);
 
 // As run_split_k in slice order, for a summing launcher: where sums in the launch are allowed and the launcher could
 // launch cooperatively, one launch writes the slices and adds them up, with no reduction kernel; else the reduction
