@@ -235,3 +235,31 @@ def test_best_cuts_a_ragged_edge_within_c(shape, ops):
         results.append(C.clone())
     assert_accurate(results[0], a, b, K, f"best {shape}, ops {ops}")
     assert torch.equal(results[0], results[1])
+
+
+@pytest.mark.parametrize("shape", [(1153, 1153, 1153), (8193, 129, 1000)], ids=lambda s: "x".join(map(str, s)))
+def test_best_runs_a_cut_s_edges_beside_its_bulk_in_the_callers_stream_order(shape):
+    """A cut product's edges run on a side stream (core/schedule/beside.h) that starts after the caller's stream has
+    written the operands and that the caller's stream waits for before it reads C: on a stream other than the default
+    one, A is written only after a 20 ms spin and C is copied right after the call; both orders hold (no NaN, the
+    product's error), and the edges (skinny) ran beside the bulk on another stream."""
+    M, N, K = shape
+    A, B, a, b = operands(M, N, K, 0, 0, seed=M + N)
+    pending = torch.full_like(A, float("nan"))
+    C = torch.full((M, N), float("nan"), device="cuda")
+    stream = torch.cuda.Stream()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as profile:
+        with torch.cuda.stream(stream):
+            torch.cuda._sleep(40_000_000)  # about 20 ms at 2 GHz
+            pending.copy_(A)
+            gemm("best", 0, 0, pending, B, C, wait=False)
+            copied = C.clone()
+        torch.cuda.synchronize()
+    assert_accurate(copied, a, b, K, f"best {shape} on a side stream, C as the caller's stream read it")
+    streams_of = {}
+    for event in profile.profiler.kineto_results.events():
+        if event.device_type() == torch.autograd.DeviceType.CUDA and "sleep" not in event.name():
+            streams_of.setdefault("skinny" in event.name(), set()).add(event.device_resource_id())
+    assert streams_of.get(True), f"best {shape}: no edge (skinny) kernel ran; the shape is no longer cut"
+    assert not streams_of[True] & streams_of[False], f"best {shape}: the edges ran on the bulk's stream"

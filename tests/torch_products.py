@@ -41,15 +41,16 @@ def unaligned_product(kernel, M, N, K, ops, seed):
     return C, a, b
 
 
-def gemm(kernel, op_a, op_b, A, B, C):
-    """C = op(A)·op(B) through mm_gemm_async on the current stream, waited for."""
+def gemm(kernel, op_a, op_b, A, B, C, wait=True):
+    """C = op(A)·op(B) through mm_gemm_async on the current stream, waited for unless not `wait`."""
     M, N = C.shape
     K = A.shape[1] if op_a == 0 else A.shape[0]
     stream = torch.cuda.current_stream().cuda_stream or streams.LEGACY_STREAM
     _library.check(_library.library().mm_gemm_async(kernel.encode(), op_a, op_b, M, N, K, 1.0, A.data_ptr(),
                                                     A.stride(0), B.data_ptr(), B.stride(0), 0.0, C.data_ptr(),
                                                     C.stride(0), stream))
-    torch.cuda.synchronize()
+    if wait:
+        torch.cuda.synchronize()
 
 
 def relative_error(C, a, b):

@@ -34,9 +34,10 @@
 // (core/schedule/split_k.h).
 // Ragged edge: where the last row (column) of the chosen tiles holds only a few rows (columns) of C, so few that
 // the skinny kernel takes them, best may cut them off: the bulk that whole tiles cover runs as its own product
-// (chosen anew) and each edge as a skinny one, which reads the operand it spans once. A model of the busiest SM's
-// tile FMAs against the edges' launches and bytes decides (ragged_cut): the cut pays where the padded tiles cost a
-// wave or a share of one, and not where the bulk needs as many waves as C.
+// (chosen anew) and each edge as a skinny one, which reads the operand it spans once, on a side stream beside the
+// bulk (core/schedule/beside.h), where its blocks take the SMs that the bulk's last blocks leave idle. A model of
+// the busiest SM's tile FMAs against the edges' launches and bytes decides (ragged_cut): the cut pays where the
+// padded tiles cost a wave or a share of one, and not where the bulk needs as many waves as C.
 // Where the copy engine cannot take the operands (no sm_90, unaligned operands), every bulk-copy configuration
 // runs as its fallback, the pipelined kernel of the same tile.
 //
@@ -49,7 +50,8 @@
 // A configuration forced by the tuner runs the combination as given.
 //
 // Changes vs skinny/shortk/streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count
-// (cached per device) and the tables, and may run a product as up to three launches (a bulk and its edges).
+// (cached per device) and the tables, and may run a product as up to three launches (a bulk and, beside it, its
+// edges).
 #include "kernels/best.h"
 
 #include <atomic>
@@ -59,6 +61,7 @@
 #include "core/configs/pipelined.h"
 #include "core/device.h"
 #include "core/layout/rearrange.h"
+#include "core/schedule/beside.h"
 #include "core/schedule/split_k.h"
 #include "kernels/best_table.h"
 #include "kernels/longk.h"
@@ -453,7 +456,12 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(choose(g, sms, &c));
     Cut cut{};
     if (!ragged_cut(g, c, sms, &cut)) return launch_choice(g, c, sms, stream);
+    // The edges go beside the bulk: on a side stream forked before the bulk and launched after it, so that the bulk's
+    // blocks take the SMs first and the edges fill what its last blocks leave idle.
+    gemm::Beside beside(stream);
+    MM_TRY(beside.status());
     MM_TRY(launch_choice(cut.bulk, cut.bulk_choice, sms, stream));
-    for (int i = 0; i < cut.edge_count; ++i) MM_TRY(launch_choice(cut.edges[i], {&skinny::kPlanned, 1}, sms, stream));
-    return MM_OK;
+    for (int i = 0; i < cut.edge_count; ++i)
+        MM_TRY(launch_choice(cut.edges[i], {&skinny::kPlanned, 1}, sms, beside.side()));
+    return beside.join();
 }
