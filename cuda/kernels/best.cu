@@ -337,9 +337,10 @@ mm_status launch_choice(const GemmArgs& g, const Choice& c, int sms, cudaStream_
 // The ragged-edge rule's model (docs/experiments/2026-12-02-grid-gaps.md): the FMAs a tiled configuration runs per
 // microsecond on one SM and the bytes per microsecond the skinny kernel streams (both measured by the tuner:
 // best_table.h's kCut*), what a launch of the skinny kernel adds, and the factor by which the time a cut saves must
-// exceed what its edges cost.
+// exceed what its edges cost alone. The factor is below 1 because the edges run beside the bulk, where most of
+// their time hides in the bulk's last blocks (docs/experiments/2026-12-06-edges-beside.md).
 constexpr double kEdgeLaunchUs = 3;
-constexpr double kCutMargin = 1.5;
+constexpr double kCutMargin = 0.75;
 
 // The part of g that computes C's rows [r0, r0 + rows) and columns [c0, c0 + columns).
 GemmArgs part(const GemmArgs& g, int r0, int rows, int c0, int columns) {

@@ -9,7 +9,7 @@ trap 'tar czf $FINAL_OUT/logs.tgz -C /tmp call-logs; tar czf $FINAL_OUT/asv.tgz 
 source tools/device_env.sh  # restores the history from the bundle
 for lib in head beside; do gunzip -c .gitcarry/s15/lib_$lib.so.gz > /tmp/lib_$lib.so; done
 cp /tmp/lib_beside.so matmul_opt/libmatmul.so
-HERE=docs/experiments/2026-12-06-one-row
+HERE=docs/experiments/2026-12-06-edges-beside
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv > $OUT/gpu.txt
 step tests timeout 150 python3 -m pytest -q -rfEs -p no:cacheprovider tests/test_gpu_shape_grid.py > $OUT/tests.log 2>&1
 tail -3 $OUT/tests.log

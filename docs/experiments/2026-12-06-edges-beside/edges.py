@@ -1,8 +1,8 @@
 """Ragged-edge cuts run apart from their bulk: what the edges of a cut cost where they run after the bulk on one
 stream (what `best` does), beside the bulk on a second stream, or before it there. A product M x N x K in the
 benchmark's layout (rows padded to 4 floats) is cut by hand at rows Mb and columns Nb: the bulk Mb x Nb by `best`,
-the row edge (M - Mb) x N and the column edge Mb x (N - Nb) by `skinny`, each through mm_gemm_async. CUDA events on
-the first stream, rounds of 20 products, median of 15 rounds.
+the row edge (M - Mb) x N and the column edge Mb x (N - Nb) by `skinny` (none where empty), each through
+mm_gemm_async. CUDA events on the first stream, rounds of 20 products, median of 15 rounds.
 
     python3 edges.py 1153x1153x1153:1152x1152 [...]
 """
@@ -45,10 +45,12 @@ def main():
             enqueue("best", Mb, Nb, K, a, lda, b, ldb, c, ldc, s)
 
         def row_edge(s):
-            enqueue("skinny", M - Mb, N, K, a + 4 * Mb * lda, lda, b, ldb, c + 4 * Mb * ldc, ldc, s)
+            if M > Mb:
+                enqueue("skinny", M - Mb, N, K, a + 4 * Mb * lda, lda, b, ldb, c + 4 * Mb * ldc, ldc, s)
 
         def column_edge(s):
-            enqueue("skinny", Mb, N - Nb, K, a, lda, b + 4 * Nb, ldb, c + 4 * Nb, ldc, s)
+            if N > Nb:
+                enqueue("skinny", Mb, N - Nb, K, a, lda, b + 4 * Nb, ldb, c + 4 * Nb, ldc, s)
 
         def forked(on_side):
             fork, join = torch.cuda.Event(), torch.cuda.Event()
