@@ -10,5 +10,5 @@ gunzip -c .gitcarry/s15/lib_head.so.gz > matmul_opt/libmatmul.so
 timeout 200 python3 docs/experiments/2026-12-06-edges-beside/edges.py 3001x257x5003:3001x256 129x4097x2000:128x4096 \
     8193x129x1000:8192x128 1153x1153x1153:1152x1152 6145x3073x515:6144x3072 4225x193x2000:4224x192 2>&1 | \
     tee $OUT/edges.txt
-timeout 100 python3 docs/experiments/2026-12-06-edges-beside/timeline.py 8193x129x1000 6145x3073x515 4225x193x2000 2>&1 | \
-    grep -v -i warn | tee $OUT/timeline.txt
+timeout 100 python3 docs/experiments/2026-12-06-edges-beside/timeline.py 8193x129x1000 6145x3073x515 \
+    4225x193x2000 2>&1 | grep -v -i warn | tee $OUT/timeline.txt

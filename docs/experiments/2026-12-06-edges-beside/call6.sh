@@ -12,8 +12,10 @@ timeout 200 ncu --clock-control none --section LaunchStats --section Occupancy -
     --shapes 3001x257x5003,129x4097x2000,8193x129x1000,1153x1153x1153,6145x3073x515,4225x193x2000 \
     > $OUT/ncu.csv 2> $OUT/ncu.err
 python3 - $OUT/ncu.csv <<'PY' | tee $OUT/waves.txt
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if "at::" not in r["Kernel Name"]]
+import csv, io, sys
+lines = open(sys.argv[1]).read().splitlines()  # the program's own output comes first
+start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
+rows = [r for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))) if "at::" not in r["Kernel Name"]]
 seen = {}
 for r in rows:
     d = seen.setdefault(r["ID"], {"name": r["Kernel Name"][:60], "grid": r["Grid Size"], "block": r["Block Size"]})

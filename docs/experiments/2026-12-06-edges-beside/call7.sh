@@ -14,5 +14,4 @@ for i in 1 2 3; do
             $SHAPES > $OUT/ab-$lib-$i.txt 2>&1
     done
 done
-paste $OUT/ab-head-1.txt $OUT/ab-beside-1.txt $OUT/ab-head-2.txt $OUT/ab-beside-2.txt $OUT/ab-head-3.txt \
-    $OUT/ab-beside-3.txt | awk '{print $1, "best head/beside:", $3, $9, $15, $21, $27, $33, "cublas:", $5, $11}'
+cat $OUT/ab-*.txt
