@@ -19,9 +19,10 @@ from matmul_opt.accuracy import relative_error, tolerance, uniform
 
 pytestmark = pytest.mark.gpu
 
-KERNELS = Path(__file__).resolve().parent.parent / "cuda" / "kernels"
-SOURCES = {name: (KERNELS / name).read_text()
-           for name in ("precision_table.h", "by_precision.cu", "best_table.h", "best.h")}
+CUDA = Path(__file__).resolve().parent.parent / "cuda"
+SOURCES = {name: (CUDA / "kernels" / name).read_text()
+           for name in ("precision_table.h", "by_precision.cu", "best_table.h")}
+SOURCES["problem.h"] = (CUDA / "core" / "problem.h").read_text()
 
 
 def constant(name, source="precision_table.h"):
@@ -45,7 +46,7 @@ def fp32_ffma_kernel(M, N, K):
     of the long-K rule."""
     outputs_per_sm = M * N / matmul_opt.device_info().sm_count
     below_long_k = K < constant("kLongKMin", "best_table.h")
-    if min(M, N) * constant("kPanelMinAspect", "best.h") > max(M, N):
+    if min(M, N) * constant("kPanelMinAspect", "problem.h") > max(M, N):
         small_c = outputs_per_sm <= constant("kShortChainsMaxMnPerSm", "by_precision.cu")
         mid_k = constant("kShortChainsMinK", "by_precision.cu") <= K and below_long_k
         return "pairwise" if small_c and mid_k else "best"

@@ -94,3 +94,13 @@ template <class F>
 decltype(auto) with_alignment(bool aligned, F&& f) {
     return aligned ? f(std::true_type{}) : f(std::false_type{});
 }
+
+// The least ratio of C's long side to its short side for C to count as a panel (best's panel rule, pairwise's panel
+// tile): the geometric middle between the squares that best's main table is tuned on and the flattest panels the
+// tuner sweeps (a short side of 256 against 4096).
+inline constexpr int kPanelMinAspect = 4;
+
+// Whether an M x N C has a short side (is a panel): its long side at least kPanelMinAspect times its short one.
+inline bool has_short_side(int64_t M, int64_t N) {
+    return (M < N ? M : N) * kPanelMinAspect <= (M < N ? N : M);
+}

@@ -17,7 +17,7 @@
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
 // - a very short K (up to kShortkMaxK, where the shortk kernel wins the tuner's sweep): writing C is the cost, and
 //   the shortk kernel streams C out while it computes;
-// - a panel: C with a few dozen to a few hundred rows or columns against a side at least best::kPanelMinAspect times
+// - a panel: C with a few dozen to a few hundred rows or columns against a side at least kPanelMinAspect times
 //   longer, where square tiles would be mostly empty: the panel rows name a tile of a matching height for each
 //   range of K, each range of the small side and each orientation (the tile that streams a long K best can lose at
 //   a short one). A small C with no short side (a few hundred rows and columns) is not a panel: it has few tiles
@@ -292,7 +292,7 @@ mm_status choose(const GemmArgs& g, int sms, Choice* choice) {
         *choice = {&shortk::kConfig, 1};
         return MM_OK;
     }
-    for (int i = 0; i < Tables::kPanelCount && best::has_short_side(g.M, g.N); ++i) {
+    for (int i = 0; i < Tables::kPanelCount && has_short_side(g.M, g.N); ++i) {
         if (g.K <= best_table::kPanelRows[i].max_k && small_side <= best_table::kPanelRows[i].max_small_side) {
             const ConfigDesc* config = runnable(g.M <= g.N ? t->panel_rows[i] : t->panel_columns[i], g);
             *choice = {config, splits_for(*config, g, sms)};

@@ -1,5 +1,6 @@
 // best's shape rules that other dispatchers ask (by_precision.cu), its configurations and the override of its choice,
-// for the tuner's C entry points (api/tuning.cu).
+// for the tuner's C entry points (api/tuning.cu). What a panel is (has_short_side) is a fact of the problem's shape,
+// which rungs ask too: core/problem.h.
 #pragma once
 
 #include <cstdint>
@@ -7,16 +8,6 @@
 #include "core/config.h"
 
 namespace best {
-
-// The least ratio of C's long side to its short side for C to count as a panel (best's panel rule): the geometric
-// middle between the squares that the main table is tuned on and the flattest panels the tuner sweeps (a short side
-// of 256 against 4096).
-inline constexpr int kPanelMinAspect = 4;
-
-// Whether an M x N C has a short side: its long side at least kPanelMinAspect times its short one.
-inline bool has_short_side(int64_t M, int64_t N) {
-    return (M < N ? M : N) * kPanelMinAspect <= (M < N ? N : M);
-}
 
 // Whether best's long-K rule takes g: a long K (from best_table's kLongKMin) over a small C (at most kLongKMaxMnPerSm
 // outputs per SM on sms SMs).

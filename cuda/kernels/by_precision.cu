@@ -99,7 +99,7 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs
-// per SM and no short side (best::has_short_side, best's test for a panel), and K from one run of pairwise's order
+// per SM and no short side (has_short_side, best's test for a panel), and K from one run of pairwise's order
 // (up to which every order is one chain of FMAs) to best's long-K rule.
 constexpr int64_t kShortChainsMaxMnPerSm = 2048;
 constexpr int kShortChainsMinK = 5;
@@ -117,7 +117,7 @@ mm_status launch_fp32_ffma(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::sm_count(&sms));
     const int64_t outputs = int64_t(g.M) * g.N;
     const bool below_long_k = g.K < best_table::kLongKMin;
-    if (!best::has_short_side(g.M, g.N)) {
+    if (!has_short_side(g.M, g.N)) {
         const bool small_c = outputs <= kShortChainsMaxMnPerSm * sms;
         if (small_c && g.K >= kShortChainsMinK && below_long_k) return launch_pairwise(g, stream);
     } else if (outputs <= kPanelChainsMaxMnPerSm * sms && g.K >= kPanelChainsMinK && below_long_k &&

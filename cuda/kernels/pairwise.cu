@@ -14,7 +14,7 @@
 // are those of K split into shallow slices (docs/experiments/2026-12-03-summation-order.md, which emulates this
 // order on the CPU); this rung's chains are shorter still, so that its error is within cuBLAS fp32's at every K.
 //
-// A C with a short side (best::has_short_side: a panel) runs on a panel tile instead, with a cheaper order: the
+// A C with a short side (has_short_side: a panel) runs on a panel tile instead, with a cheaper order: the
 // 64 x 64 tile is mostly empty on a few dozen rows, and five sets of accumulators would halve the occupancy of the
 // tiles that fit a panel. Each thread keeps one accumulator per output, added into a running total every
 // kPanelFoldTiles K tiles (PairwiseChunkOrder with one way: a fold), and K is cut into slices of at most
@@ -38,8 +38,8 @@
 #include "core/device.h"
 #include "core/layout/rearrange.h"
 #include "core/mainloop/cp_async_ffma.cuh"
+#include "core/problem.h"
 #include "core/schedule/split_k.h"
-#include "kernels/best.h"
 
 namespace {
 
@@ -101,6 +101,6 @@ mm_status launch_panel(const GemmArgs& g, int sms, cudaStream_t stream) {
 mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
-    if (best::has_short_side(g.M, g.N)) return launch_panel(g, sms, stream);
+    if (has_short_side(g.M, g.N)) return launch_panel(g, sms, stream);
     return launch_in_slices<kTile, Order>(g, kMaxSliceK, sms, stream);
 }
