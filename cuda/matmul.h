@@ -233,6 +233,11 @@ MM_API int mm_best_config_count(void);
 MM_API mm_status mm_best_config_name(int config, const char** name);
 MM_API mm_status mm_best_force(int config, int splits);
 
+/* Whether `best` runs a ragged cut's edges beside the bulk on a side stream of its own (1, the default) or after the
+ * bulk on the caller's stream (0): process-wide, for the measurements that compare the two. Both give the same
+ * bits. */
+MM_API mm_status mm_best_edges_beside(int allowed);
+
 /* Whether K slices may be added up within the launch that computes them (1, the default): a tile's slices of at most
  * 8 within a thread block cluster, or, for the kernels that can, every slice in a cooperative launch once all are
  * written; or always through the split-K workspace and its reduction kernel (0): process-wide, for the tests and the

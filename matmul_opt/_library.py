@@ -167,6 +167,7 @@ _SIGNATURES = {
     "mm_best_config_count": (_int, []),
     "mm_best_config_name": (_status, [_int, ctypes.POINTER(ctypes.c_char_p)]),
     "mm_best_force": (_status, [_int, _int]),
+    "mm_best_edges_beside": (_status, [_int]),
     "mm_split_k_sums_in_launch": (_status, [_int]),
     "mm_wgmma_tf32_force": (_status, [_int, _int, _int]),
     "mm_fp32_accurate_force_ffma": (_status, [_int]),

@@ -391,6 +391,11 @@ def test_best_tuning_hooks_name_every_configuration_and_refuse_bad_ones():
         assert f"config < {count}".encode() in lib.mm_last_error()
     _library.check(lib.mm_best_force(-1, 1))  # back to the heuristic
     for bad in (-1, 2):
+        assert lib.mm_best_edges_beside(bad) != 0
+        assert b"pass 1 (beside the bulk) or 0 (after it)" in lib.mm_last_error()
+    _library.check(lib.mm_best_edges_beside(0))
+    _library.check(lib.mm_best_edges_beside(1))  # the default again
+    for bad in (-1, 2):
         assert lib.mm_split_k_sums_in_launch(bad) != 0
         assert b"pass 1 (allowed) or 0 (never)" in lib.mm_last_error()
     _library.check(lib.mm_split_k_sums_in_launch(0))

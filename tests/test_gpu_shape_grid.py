@@ -265,3 +265,25 @@ def test_best_runs_a_cut_s_edges_beside_its_bulk_in_the_callers_stream_order(sha
             streams_of.setdefault("skinny" in event.name(), set()).add(event.device_resource_id())
     assert streams_of.get(True), f"best {shape}: no edge (skinny) kernel ran; the shape is no longer cut"
     assert not streams_of[True] & streams_of[False], f"best {shape}: the edges ran on the bulk's stream"
+
+
+@pytest.mark.parametrize("shape", [(1153, 1153, 1153), (8193, 129, 1000)], ids=lambda s: "x".join(map(str, s)))
+def test_best_gives_a_cut_the_same_bits_with_its_edges_beside_or_after_the_bulk(shape):
+    """mm_best_edges_beside(0) runs a cut's edges after the bulk on the caller's stream: the same kernels on the same
+    parts of C, so the same bits as beside it (operands laid out as the benchmark does, where these shapes are cut)."""
+    M, N, K = shape
+    A, B, a, b = operands(M, N, K, 0, 0, seed=M + K)
+    A = torch.nn.functional.pad(A, (0, -K % 4))[:, :K]
+    B = torch.nn.functional.pad(B, (0, -N % 4))[:, :N]
+    lib = _library.library()
+    results = {}
+    try:
+        for beside in (0, 1):
+            _library.check(lib.mm_best_edges_beside(beside))
+            C = torch.full((M, N + -N % 4), float("nan"), device="cuda")[:, :N]
+            gemm("best", 0, 0, A, B, C)
+            results[beside] = C
+    finally:
+        _library.check(lib.mm_best_edges_beside(1))
+    assert_accurate(results[0], a, b, K, f"best {shape}, edges after the bulk")
+    assert torch.equal(results[0], results[1])

@@ -1,6 +1,6 @@
-// The tuner's C entry points (matmul.h): best's configurations by index, an override of its choice, whether
-// split-K may add slices within a cluster, an override of wgmma_tf32's tile width and path, and one of
-// best_fp32_accurate's choice.
+// The tuner's C entry points (matmul.h): best's configurations by index, an override of its choice, where a cut's
+// edges run, whether split-K may add slices within a cluster, an override of wgmma_tf32's tile width and path, and
+// one of best_fp32_accurate's choice.
 #include "core/schedule/split_k.h"
 #include "kernels/best.h"
 #include "kernels/by_precision.h"
@@ -21,6 +21,14 @@ extern "C" mm_status mm_best_force(int config, int splits) {
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 0 <= splits <= 65535 (0: the split-K rule's)",
                        config, splits, best::config_count());
     best::force(config, splits);
+    return MM_OK;
+}
+
+extern "C" mm_status mm_best_edges_beside(int allowed) {
+    if (allowed != 0 && allowed != 1)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_edges_beside(%d): pass 1 (beside the bulk) or 0 (after it)",
+                       allowed);
+    best::edges_beside(allowed == 1);
     return MM_OK;
 }
 

@@ -418,6 +418,9 @@ bool ragged_cut(const GemmArgs& g, const Choice& c, int sms, Cut* cut) {
 std::atomic<int> forced_config{-1};
 std::atomic<int> forced_splits{1};
 
+// Set by best::edges_beside (the measurements): whether a cut's edges run beside its bulk.
+std::atomic<bool> edges_beside_allowed{true};
+
 }  // namespace
 
 namespace best {
@@ -442,6 +445,8 @@ void force(int index, int splits) {
     forced_config = index;
 }
 
+void edges_beside(bool allowed) { edges_beside_allowed.store(allowed, std::memory_order_relaxed); }
+
 }  // namespace best
 
 mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
@@ -457,6 +462,12 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(choose(g, sms, &c));
     Cut cut{};
     if (!ragged_cut(g, c, sms, &cut)) return launch_choice(g, c, sms, stream);
+    if (!edges_beside_allowed.load(std::memory_order_relaxed)) {
+        MM_TRY(launch_choice(cut.bulk, cut.bulk_choice, sms, stream));
+        for (int i = 0; i < cut.edge_count; ++i)
+            MM_TRY(launch_choice(cut.edges[i], {&skinny::kPlanned, 1}, sms, stream));
+        return MM_OK;
+    }
     // The edges go beside the bulk: on a side stream forked before the bulk and launched after it, so that the bulk's
     // blocks take the SMs first and the edges fill what its last blocks leave idle.
     gemm::Beside beside(stream);

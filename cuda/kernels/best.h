@@ -26,4 +26,8 @@ const gemm::ConfigDesc& config(int index);  // 0 <= index < config_count()
 // it); index -1 restores the heuristic.
 void force(int index, int splits);
 
+// Whether a ragged cut's edges run beside the bulk on a side stream (true, the default) or after it on the
+// caller's stream: for the measurements that compare the two, which give the same bits.
+void edges_beside(bool allowed);
+
 }  // namespace best
