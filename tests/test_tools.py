@@ -1,6 +1,6 @@
 """CPU tier: every Python tool in tools/ imports as a module of the package `tools` from the repository root
 (`python3 -m tools.NAME`), reaching matmul_opt and the asv suite (benchmarks) without editing sys.path; and the
-cubin comparison matches kernels by their machine code."""
+cubin comparison matches kernels by their machine code, in cubins and in two builds of the library."""
 import shutil
 import subprocess
 import sys
@@ -43,6 +43,28 @@ def test_cubin_compare_matches_kernels_by_their_code(tmp_path):
     changed = subprocess.run(compare + [str(tmp_path / "old"), str(tmp_path / "changed")], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
     assert changed.returncode == 1 and "only after" in changed.stdout, changed.stdout + changed.stderr
+
+
+def test_cubin_compare_reads_the_kernels_of_two_library_builds(tmp_path, capsys):
+    """Two builds of the library compare by the cubins of their fat binaries: a copy holds the same code, and a copy
+    with one byte of one kernel's code changed does not (the built library needed, no GPU)."""
+    from matmul_opt._library import library_path
+    from tools import cubin_compare
+
+    library = library_path()
+    data = library.read_bytes()
+    kernels = cubin_compare.collect(library)
+    assert sum("skinny" in name for name in kernels) > 10, "the skinny kernel's instantiations are not all read"
+    code = next(code for code in sorted(kernels.values(), key=len, reverse=True) if data.count(code) == 1)
+    at = data.find(code) + 8  # the first instruction's second word
+    changed = bytearray(data)
+    changed[at] ^= 0xFF
+    (tmp_path / "same.so").write_bytes(data)
+    (tmp_path / "changed.so").write_bytes(bytes(changed))
+    assert cubin_compare.main([str(library), str(tmp_path / "same.so")]) == 0
+    assert f"identical machine code: {len(kernels)}" in capsys.readouterr().out
+    assert cubin_compare.main([str(library), str(tmp_path / "changed.so")]) == 1
+    assert capsys.readouterr().out.count("only after") == 1
 
 
 def fake_sanitizer(monkeypatch, tmp_path, slow=()):

@@ -3,13 +3,14 @@ for refactors that must leave the machine code unchanged, on a machine whose CUD
 
     python3 -m tools.cubin_compare OLD NEW
 
-OLD and NEW are cubins or folders of them (*.cubin), made by the same nvcc command before and after the change, for
-example, per source: nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 -cubin SOURCE -o DIR/NAME.cubin
-(arch=compute_90a,code=sm_90a for the *_sm90a.cu sources; leave -lineinfo out, since line tables move with the
-source). Each kernel's code is its ELF section .text.<kernel>; kernels are matched by the bytes of that section, not
-by their names, so code that moved to another file, namespace or template keeps its match. Prints the count of
-kernels whose code is identical and names the kernels of either side whose code the other lacks. Exit status 0 when
-the two sides hold the same code, 1 otherwise.
+OLD and NEW are cubins, folders of them (*.cubin), or two builds of the library (matmul_opt/libmatmul.so, whose fat
+binary holds a cubin per source), made by the same nvcc command before and after the change, for example, per
+source: nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 -cubin SOURCE -o DIR/NAME.cubin
+(arch=compute_90a,code=sm_90a for the *_sm90a.cu sources). Line tables move with the source, but they are not
+kernel code, so -lineinfo builds compare too. Each kernel's code is its ELF section .text.<kernel>; kernels are
+matched by the bytes of that section, not by their names, so code that moved to another file, namespace or template
+keeps its match. Prints the count of kernels whose code is identical and names the kernels of either side whose code
+the other lacks. Exit status 0 when the two sides hold the same code, 1 otherwise.
 """
 from __future__ import annotations
 
@@ -21,32 +22,62 @@ import sys
 from pathlib import Path
 
 
-def kernel_code(cubin: Path) -> dict[str, bytes]:
-    """{kernel name: its machine code} of one cubin (an ELF64 file)."""
-    data = cubin.read_bytes()
+def sections(data: bytes, what) -> dict[str, bytes]:
+    """{section name: its bytes} of an ELF64 image (a cubin, or the library that holds them)."""
     if data[:4] != b"\x7fELF" or data[4] != 2:
-        raise ValueError(f"{cubin} is not a 64-bit ELF file (a cubin)")
+        raise ValueError(f"{what} is not a 64-bit ELF file (a cubin or the library)")
     section_offset, = struct.unpack_from("<Q", data, 0x28)
     entry_size, count, names_index = struct.unpack_from("<HHH", data, 0x3A)
     # Section header fields: name, type, flags, address, offset, size, ...
     headers = [struct.unpack_from("<IIQQQQ", data, section_offset + i * entry_size) for i in range(count)]
     names_offset, names_size = headers[names_index][4], headers[names_index][5]
     names = data[names_offset:names_offset + names_size]
-    code = {}
-    for name_at, _, _, _, offset, size in headers:
-        name = names[name_at:names.index(b"\0", name_at)].decode()
-        if name.startswith(".text."):
-            code[name[len(".text."):]] = data[offset:offset + size]
-    return code
+    return {names[name_at:names.index(b"\0", name_at)].decode(): data[offset:offset + size]
+            for name_at, _, _, _, offset, size in headers}
+
+
+def kernel_code(data: bytes, what) -> dict[str, bytes]:
+    """{kernel name: its machine code} of one cubin."""
+    return {name[len(".text."):]: code for name, code in sections(data, what).items() if name.startswith(".text.")}
+
+
+FATBIN_MAGIC, CUBIN_ENTRY = 0xBA55ED50, 2
+
+
+def fat_binary_cubins(fatbin: bytes) -> list[bytes]:
+    """The cubins of a fat binary (a library's .nv_fatbin section): containers (magic, version, header size, payload
+    size) at 8-byte steps, each a run of entries (kind, header size, payload size), the cubins of kind 2. A
+    compressed cubin is not ELF, and is refused."""
+    cubins, at = [], 0
+    while at + 16 <= len(fatbin):
+        magic, _, header, size = struct.unpack_from("<IHHQ", fatbin, at)
+        if magic != FATBIN_MAGIC:
+            at += 8
+            continue
+        entry, end = at + header, at + header + size
+        while entry < end:
+            kind, _, entry_header, entry_size = struct.unpack_from("<HHIQ", fatbin, entry)
+            if kind == CUBIN_ENTRY:
+                cubins.append(fatbin[entry + entry_header:entry + entry_header + entry_size])
+            entry += entry_header + entry_size
+        at = end
+    if any(cubin[:4] != b"\x7fELF" for cubin in cubins):
+        raise ValueError("the fat binary holds compressed cubins, which this tool cannot read")
+    return cubins
 
 
 def collect(path: Path) -> dict[str, bytes]:
-    cubins = sorted(path.glob("*.cubin")) if path.is_dir() else [path]
-    if not cubins:
+    if path.is_dir():
+        images = [(cubin.read_bytes(), cubin) for cubin in sorted(path.glob("*.cubin"))]
+    else:
+        data = path.read_bytes()
+        fatbin = sections(data, path).get(".nv_fatbin")
+        images = [(cubin, path) for cubin in fat_binary_cubins(fatbin)] if fatbin is not None else [(data, path)]
+    if not images:
         raise ValueError(f"no cubins in {path}")
     code = {}
-    for cubin in cubins:
-        code.update(kernel_code(cubin))
+    for data, what in images:
+        code.update(kernel_code(data, what))
     return code
 
 

@@ -9,21 +9,34 @@
 
 namespace gemm {
 
-// Attribute `Attr` of the current device, queried once per device ordinal (cudaDeviceGetAttribute is cheap
-// but not free, and the heuristics ask on every launch). Every attribute cached here is positive.
-template <cudaDeviceAttr Attr>
-mm_status cached_attribute(int* value, const char* what) {
-    static std::atomic<int> cache[64];  // 0 = not queried yet
+// The device ordinals whose answers the caches below keep (past them, every call asks anew).
+inline constexpr int kCachedDevices = 64;
+
+// *value = what query(dev, value) answers for the current device `dev`, asked once per ordinal: slot_of(dev) names
+// the cache's slot (nullptr: not cached), which holds the answer + 1, 0 until asked. Answers must be >= 0.
+template <class SlotOf, class Query>
+mm_status once_per_device(SlotOf&& slot_of, int* value, Query&& query) {
     int dev = 0;
     MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
-    std::atomic<int>* slot = (dev >= 0 && dev < 64) ? &cache[dev] : nullptr;
-    int n = slot ? slot->load(std::memory_order_relaxed) : 0;
-    if (n == 0) {
-        MM_TRY(mm_check_cuda(cudaDeviceGetAttribute(&n, Attr, dev), what));
-        if (slot) slot->store(n, std::memory_order_relaxed);
+    std::atomic<int>* slot = dev >= 0 && dev < kCachedDevices ? slot_of(dev) : nullptr;
+    const int known = slot ? slot->load(std::memory_order_relaxed) : 0;
+    if (known > 0) {
+        *value = known - 1;
+        return MM_OK;
     }
-    *value = n;
+    MM_TRY(query(dev, value));
+    if (slot) slot->store(*value + 1, std::memory_order_relaxed);
     return MM_OK;
+}
+
+// Attribute `Attr` of the current device, queried once per device ordinal (cudaDeviceGetAttribute is cheap
+// but not free, and the heuristics ask on every launch).
+template <cudaDeviceAttr Attr>
+mm_status cached_attribute(int* value, const char* what) {
+    static std::atomic<int> cache[kCachedDevices];
+    return once_per_device([](int dev) { return &cache[dev]; }, value, [&](int dev, int* n) {
+        return mm_check_cuda(cudaDeviceGetAttribute(n, Attr, dev), what);
+    });
 }
 
 // Multiprocessor count of the current device.
@@ -88,46 +101,31 @@ inline mm_status query_max_active_clusters(const void* kernel, int cluster_size,
     return mm_check_cuda(cudaOccupancyMaxActiveClusters(clusters, kernel, &config), "cudaOccupancyMaxActiveClusters");
 }
 
-// query_max_active_clusters for kernel kKernel at a block size fixed per kernel, asked once per device ordinal
-// (< 64), cluster size (up to kMaxClusterSize) and `variant` (up to kVariants; the caller's name for the shared
+// query_max_active_clusters for kernel kKernel at a block size fixed per kernel, asked once per device ordinal,
+// cluster size (up to kMaxClusterSize) and `variant` (up to kVariants; the caller's name for the shared
 // memory it asks, which must be the same for the same variant). The kernel's shared-memory limit must allow it.
 template <auto kKernel, int kMaxClusterSize, int kVariants>
 mm_status max_active_clusters(int cluster_size, int variant, int threads, int smem_bytes, int* clusters) {
-    static std::atomic<int> cache[64][kMaxClusterSize + 1][kVariants + 1];  // clusters + 1; 0 = not asked yet
-    int dev = 0;
-    MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
-    const bool cached = dev >= 0 && dev < 64 && cluster_size >= 1 && cluster_size <= kMaxClusterSize &&
-                        variant >= 0 && variant <= kVariants;
-    std::atomic<int>* slot = cached ? &cache[dev][cluster_size][variant] : nullptr;
-    const int known = slot ? slot->load(std::memory_order_relaxed) : 0;
-    if (known > 0) {
-        *clusters = known - 1;
-        return MM_OK;
-    }
-    MM_TRY(query_max_active_clusters(reinterpret_cast<const void*>(kKernel), cluster_size, threads, smem_bytes,
-                                     clusters));
-    if (slot) slot->store(*clusters + 1, std::memory_order_relaxed);
-    return MM_OK;
+    static std::atomic<int> cache[kCachedDevices][kMaxClusterSize + 1][kVariants + 1];
+    const bool cached = cluster_size >= 1 && cluster_size <= kMaxClusterSize && variant >= 0 && variant <= kVariants;
+    return once_per_device(
+        [&](int dev) { return cached ? &cache[dev][cluster_size][variant] : nullptr; }, clusters,
+        [&](int, int* n) {
+            return query_max_active_clusters(reinterpret_cast<const void*>(kKernel), cluster_size, threads,
+                                             smem_bytes, n);
+        });
 }
 
 // How many blocks of kernel kKernel (kThreads threads, kSmemBytes of dynamic shared memory, to which its limit is
-// raised first) an SM of the current device holds at once, asked once per device ordinal (< 64).
+// raised first) an SM of the current device holds at once, asked once per device ordinal.
 template <auto kKernel, int kThreads, int kSmemBytes>
 mm_status resident_blocks_per_sm(int* blocks) {
-    static std::atomic<int> cache[64];  // blocks + 1; 0 = not asked yet
-    int dev = 0;
-    MM_TRY(mm_check_cuda(cudaGetDevice(&dev), "cudaGetDevice"));
-    std::atomic<int>* slot = dev >= 0 && dev < 64 ? &cache[dev] : nullptr;
-    const int known = slot ? slot->load(std::memory_order_relaxed) : 0;
-    if (known > 0) {
-        *blocks = known - 1;
-        return MM_OK;
-    }
-    MM_TRY(allow_shared_memory<kKernel>(kSmemBytes, "the kernel's shared-memory limit"));
-    MM_TRY(mm_check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kKernel, kThreads, kSmemBytes),
-                         "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
-    if (slot) slot->store(*blocks + 1, std::memory_order_relaxed);
-    return MM_OK;
+    static std::atomic<int> cache[kCachedDevices];
+    return once_per_device([](int dev) { return &cache[dev]; }, blocks, [](int, int* n) {
+        MM_TRY(allow_shared_memory<kKernel>(kSmemBytes, "the kernel's shared-memory limit"));
+        return mm_check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, kKernel, kThreads, kSmemBytes),
+                             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    });
 }
 
 // Whether every block of a launch of kKernel over `grid` runs at once on the current device (resident_blocks_per_sm

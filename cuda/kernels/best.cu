@@ -336,11 +336,12 @@ mm_status launch_choice(const GemmArgs& g, const Choice& c, int sms, cudaStream_
 
 // The ragged-edge rule's model (docs/experiments/2026-12-02-grid-gaps.md): the FMAs a tiled configuration runs per
 // microsecond on one SM and the bytes per microsecond the skinny kernel streams (both measured by the tuner:
-// best_table.h's kCut*), what a launch of the skinny kernel adds, and the factor by which the time a cut saves must
-// exceed what its edges cost alone. The factor is below 1 because the edges run beside the bulk, where most of
-// their time hides in the bulk's last blocks (docs/experiments/2026-12-06-edges-beside.md).
+// best_table.h's kCut*), what a launch of the skinny kernel adds, the share of an edge's time alone that it adds
+// beside the bulk, where the rest hides in the bulk's last blocks (docs/experiments/2026-12-06-edges-beside.md),
+// and the factor by which the time a cut saves must exceed what its edges add.
 constexpr double kEdgeLaunchUs = 3;
-constexpr double kCutMargin = 0.75;
+constexpr double kEdgeBesideShare = 0.5;
+constexpr double kCutMargin = 1.5;
 
 // The part of g that computes C's rows [r0, r0 + rows) and columns [c0, c0 + columns).
 GemmArgs part(const GemmArgs& g, int r0, int rows, int c0, int columns) {
@@ -362,10 +363,12 @@ double busiest_sm_fmas(const GemmArgs& g, const Choice& c, int sms) {
     return (c.config->shares_last_wave ? blocks / sms : std::ceil(blocks / sms)) * tile;
 }
 
-// Microseconds of an edge product on the skinny kernel: a launch, and one read of its operands and C.
+// Microseconds that an edge product on the skinny kernel adds beside the bulk: its share of a launch and one read of
+// its operands and C.
 double edge_us(const GemmArgs& e) {
-    return kEdgeLaunchUs + double(sizeof(float)) * (double(e.M) * e.K + double(e.K) * e.N + double(e.M) * e.N) /
-                               best_table::kCutEdgeBytesPerUs;
+    return kEdgeBesideShare * (kEdgeLaunchUs + double(sizeof(float)) *
+                                                   (double(e.M) * e.K + double(e.K) * e.N + double(e.M) * e.N) /
+                                                   best_table::kCutEdgeBytesPerUs);
 }
 
 // Whether best's choice for g is the skinny kernel.

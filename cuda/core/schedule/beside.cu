@@ -4,6 +4,7 @@
 #include "core/schedule/beside.h"
 
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 namespace gemm {
@@ -15,17 +16,16 @@ struct Beside::Slot {
 
 namespace {
 
-constexpr int kMaxDevices = 64;
-
 std::mutex pool_mutex;
-std::vector<Beside::Slot*> free_slots[kMaxDevices];  // slots live as long as the process, like the context
+std::unordered_map<int, std::vector<Beside::Slot*>> free_slots;  // by device; slots live as long as the process
 
 mm_status take_slot(int device, Beside::Slot** slot) {
     {
         std::lock_guard<std::mutex> lock(pool_mutex);
-        if (!free_slots[device].empty()) {
-            *slot = free_slots[device].back();
-            free_slots[device].pop_back();
+        std::vector<Beside::Slot*>& free = free_slots[device];
+        if (!free.empty()) {
+            *slot = free.back();
+            free.pop_back();
             return MM_OK;
         }
     }
@@ -51,9 +51,6 @@ mm_status take_slot(int device, Beside::Slot** slot) {
 
 Beside::Beside(cudaStream_t stream) : stream_(stream) {
     status_ = mm_check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
-    if (status_ == MM_OK && (device_ < 0 || device_ >= kMaxDevices))
-        status_ = mm_fail(MM_ERR_CUDA, "device ordinal %d is past the %d that side streams are kept for", device_,
-                          kMaxDevices);
     if (status_ == MM_OK) status_ = take_slot(device_, &slot_);
     if (status_ == MM_OK) status_ = mm_check_cuda(cudaEventRecord(slot_->fork, stream_), "cudaEventRecord");
     if (status_ == MM_OK)
