@@ -7,6 +7,19 @@
 #include "kernels/wgmma_tf32.h"
 #include "matmul.h"
 
+namespace {
+
+// A process-wide switch: value 0 or 1, handed to set as a bool; anything else fails, naming the entry point and
+// what each value means.
+mm_status set_switch(const char* entry_point, int value, const char* meaning, void (*set)(bool)) {
+    if (value != 0 && value != 1)
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "%s(%d): pass %s", entry_point, value, meaning);
+    set(value == 1);
+    return MM_OK;
+}
+
+}  // namespace
+
 extern "C" int mm_best_config_count(void) { return best::config_count(); }
 
 extern "C" mm_status mm_best_config_name(int config, const char** name) {
@@ -18,26 +31,19 @@ extern "C" mm_status mm_best_config_name(int config, const char** name) {
 
 extern "C" mm_status mm_best_force(int config, int splits) {
     if (config < -1 || config >= best::config_count() || splits < 0 || splits > 65535)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_force(%d, %d): need -1 <= config < %d and 0 <= splits <= 65535 (0: the split-K rule's)",
+        return mm_fail(MM_ERR_INVALID_ARGUMENT,
+                       "mm_best_force(%d, %d): need -1 <= config < %d and 0 <= splits <= 65535 (0: the split-K rule's)",
                        config, splits, best::config_count());
     best::force(config, splits);
     return MM_OK;
 }
 
 extern "C" mm_status mm_best_edges_beside(int allowed) {
-    if (allowed != 0 && allowed != 1)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_best_edges_beside(%d): pass 1 (beside the bulk) or 0 (after it)",
-                       allowed);
-    best::edges_beside(allowed == 1);
-    return MM_OK;
+    return set_switch("mm_best_edges_beside", allowed, "1 (beside the bulk) or 0 (after it)", best::edges_beside);
 }
 
 extern "C" mm_status mm_split_k_sums_in_launch(int allowed) {
-    if (allowed != 0 && allowed != 1)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "mm_split_k_sums_in_launch(%d): pass 1 (allowed) or 0 (never)",
-                       allowed);
-    gemm::allow_sums_in_launch(allowed == 1);
-    return MM_OK;
+    return set_switch("mm_split_k_sums_in_launch", allowed, "1 (allowed) or 0 (never)", gemm::allow_sums_in_launch);
 }
 
 extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int split_tail) {
@@ -52,9 +58,6 @@ extern "C" mm_status mm_wgmma_tf32_force(int width, int k_major_transpose, int s
 }
 
 extern "C" mm_status mm_fp32_accurate_force_ffma(int on) {
-    if (on != 0 && on != 1)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT,
-                       "mm_fp32_accurate_force_ffma(%d): pass 1 (off the tensor cores) or 0 (the table's choice)", on);
-    by_precision::force_fp32_ffma(on == 1);
-    return MM_OK;
+    return set_switch("mm_fp32_accurate_force_ffma", on, "1 (off the tensor cores) or 0 (the table's choice)",
+                      by_precision::force_fp32_ffma);
 }

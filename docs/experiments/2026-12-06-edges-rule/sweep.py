@@ -1,8 +1,7 @@
 """A cut's edges beside its bulk or after it (mm_best_edges_beside), on products whose tiles leave a few rows or
 columns: best's benchmark time with each, alternating within one process, best of three rounds of
 matmul_opt.benchmark; and whether best cuts the product (its kernels on a second stream, from PyTorch's profiler).
-Products best does not cut print only their time. Not run yet: the next session's measurement of a rule for where
-the edges should wait for the bulk.
+Products best does not cut print "no".
 
     python3 sweep.py
 """
