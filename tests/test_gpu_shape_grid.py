@@ -267,10 +267,13 @@ def test_best_runs_a_cut_s_edges_beside_its_bulk_in_the_callers_stream_order(sha
     assert not streams_of[True] & streams_of[False], f"best {shape}: the edges ran on the bulk's stream"
 
 
-@pytest.mark.parametrize("shape", [(1153, 1153, 1153), (8193, 129, 1000)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("shape", [(1153, 1153, 1153), (8193, 129, 1000), (3001, 257, 5003)],
+                         ids=lambda s: "x".join(map(str, s)))
 def test_best_gives_a_cut_the_same_bits_with_its_edges_beside_or_after_the_bulk(shape):
     """mm_best_edges_beside(0) runs a cut's edges after the bulk on the caller's stream: the same kernels on the same
-    parts of C, so the same bits as beside it (operands laid out as the benchmark does, where these shapes are cut)."""
+    parts of C, so the same bits as beside it (operands laid out as the benchmark does, where these shapes are cut).
+    Beside the bulk an edge's K slices add up through the workspace, after it in clusters where they fit (3001x257x5003:
+    its column edge, along K in two slices): the same bits too."""
     M, N, K = shape
     A, B, a, b = operands(M, N, K, 0, 0, seed=M + K)
     A = torch.nn.functional.pad(A, (0, -K % 4))[:, :K]

@@ -35,7 +35,8 @@
 // Ragged edge: where the last row (column) of the chosen tiles holds only a few rows (columns) of C, so few that
 // the skinny kernel takes them, best may cut them off: the bulk that whole tiles cover runs as its own product
 // (chosen anew) and each edge as a skinny one, which reads the operand it spans once, on a side stream beside the
-// bulk (core/schedule/beside.h), where its blocks take the SMs that the bulk's last blocks leave idle. A model of
+// bulk (core/schedule/beside.h), where its blocks take the SMs that the bulk's last blocks leave idle (its K slices
+// summed through the workspace, not in clusters, which would wait for SMs of one GPC to free up). A model of
 // the busiest SM's tile FMAs against the edges' launches and bytes decides (ragged_cut): the cut pays where the
 // padded tiles cost a wave or a share of one, and not where the bulk needs as many waves as C.
 // Where the copy engine cannot take the operands (no sm_90, unaligned operands), every bulk-copy configuration
@@ -472,11 +473,12 @@ mm_status launch_best(const GemmArgs& g, cudaStream_t stream) {
         return MM_OK;
     }
     // The edges go beside the bulk: on a side stream forked before the bulk and launched after it, so that the bulk's
-    // blocks take the SMs first and the edges fill what its last blocks leave idle.
+    // blocks take the SMs first and the edges fill what its last blocks leave idle. Their K slices add up through
+    // the workspace, not in clusters, whose blocks would wait for SMs of one GPC that the bulk's blocks hold.
     gemm::Beside beside(stream);
     MM_TRY(beside.status());
     MM_TRY(launch_choice(cut.bulk, cut.bulk_choice, sms, stream));
     for (int i = 0; i < cut.edge_count; ++i)
-        MM_TRY(launch_choice(cut.edges[i], {&skinny::kPlanned, 1}, sms, beside.side()));
+        MM_TRY(launch_choice(cut.edges[i], {&skinny::kPlannedUnclustered, 1}, sms, beside.side()));
     return beside.join();
 }

@@ -465,21 +465,56 @@ bool clusters_run() {
     return gemm::machine_code_of<skinny_along_l<1, YRows::kAlongK, true, true>>() >= 90;
 }
 
+// split-K's cluster launcher for the streaming mainloops: each block's slices one cluster along z, which writes C.
+mm_status launch_clusters(const GemmArgs& g, int splits, int ktiles_per_split, cudaStream_t stream) {
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    return launch_kernel(g, plan(g, sms), splits, 4 * ktiles_per_split, {g.C, g.ldc, 0}, true, stream);
+}
+
+// The plan's slices of the streaming mainloops come to at most one wave of blocks (planned), so their clusters run
+// wherever clusters run at all.
+mm_status clusters_fit(const GemmArgs&, int, bool* fit) {
+    *fit = clusters_run();
+    return MM_OK;
+}
+
 bool takes_planned(const GemmArgs& g, int splits) { return splits == 1 && skinny::takes(g); }
 
-// A few slices are summed by their cluster in one launch; more go through split-K's workspace and reduction.
-mm_status launch_planned_config(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
+// The plan's launch. A few slices are summed by their cluster in one launch where `clusters`; more, or any where
+// not, go through split-K's workspace and reduction.
+mm_status launch_plan(const GemmArgs& g, bool clusters, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const Plan p = plan(g, sms);
-    if (p.bulk)
+    if (p.bulk && clusters)
         return gemm::run_split_k_in_clusters(g, p.splits, BulkTile::kTileK, &launch_bulk_slices, &launch_bulk_clusters,
                                              &bulk_clusters_fit, stream);
-    if (p.splits > 1 && p.cluster && clusters_run()) {
-        const int k_per_slice = int((int64_t(g.K) + 4 * p.splits - 1) / (4 * p.splits) * 4);
-        return launch_kernel(g, p, p.splits, k_per_slice, {g.C, g.ldc, 0}, true, stream);
-    }
+    if (p.bulk) return gemm::run_split_k(g, p.splits, BulkTile::kTileK, &launch_bulk_slices, stream);
+    if (p.cluster && clusters)
+        return gemm::run_split_k_in_clusters(g, p.splits, 4, &launch_slices, &launch_clusters, &clusters_fit, stream);
     return gemm::run_split_k(g, p.splits, 4, &launch_slices, stream);
+}
+
+mm_status launch_planned_config(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
+    return launch_plan(g, true, stream);
+}
+
+mm_status launch_unclustered_config(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
+    return launch_plan(g, false, stream);
+}
+
+// The kernel with its own plan as a configuration, launched by `launch`.
+constexpr gemm::ConfigDesc planned_config(const char* name, mm_status (*launch)(const GemmArgs&, int, cudaStream_t)) {
+    return {.name = name,
+            .block = {kMaxSmallSide, 128, 4},
+            .blocks_per_sm = kMinBlocksPerSm,
+            .splits_k = false,
+            .can_run = &takes_planned,
+            .launch = launch,
+            .fallback = &pipelined::k64x64x16,
+            .reads_op_t_b = true,
+            .streams = true};
 }
 
 }  // namespace
@@ -493,15 +528,8 @@ bool takes(const GemmArgs& g) {
 
 bool streams_in_bulk(const GemmArgs& g, int sms) { return g.K <= kMaxK && runs_bulk(g, layout(g), sms); }
 
-constinit const gemm::ConfigDesc kPlanned{.name = "skinny",
-                                          .block = {kMaxSmallSide, 128, 4},
-                                          .blocks_per_sm = kMinBlocksPerSm,
-                                          .splits_k = false,
-                                          .can_run = &takes_planned,
-                                          .launch = &launch_planned_config,
-                                          .fallback = &pipelined::k64x64x16,
-                                          .reads_op_t_b = true,
-                                          .streams = true};
+constinit const gemm::ConfigDesc kPlanned = planned_config("skinny", &launch_planned_config);
+constinit const gemm::ConfigDesc kPlannedUnclustered = planned_config("skinny unclustered", &launch_unclustered_config);
 
 }  // namespace skinny
 

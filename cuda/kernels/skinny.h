@@ -21,5 +21,9 @@ bool streams_in_bulk(const GemmArgs& g, int sms);
 // The kernel with the split of K and the block shape it plans itself (splits = 1 only); elsewhere its fallback,
 // pipelined 64x64x16.
 extern const gemm::ConfigDesc kPlanned;
+// The same, with every K slice summed through split-K's workspace, never in a cluster: for a product that runs
+// beside another kernel, where a cluster, whose blocks start together on the SMs of one GPC, waits for that kernel's
+// blocks to leave them.
+extern const gemm::ConfigDesc kPlannedUnclustered;
 
 }  // namespace skinny
