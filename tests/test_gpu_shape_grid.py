@@ -242,7 +242,8 @@ def test_best_runs_a_cut_s_edges_beside_its_bulk_in_the_callers_stream_order(sha
     """A cut product's edges run on a side stream (core/schedule/beside.h) that starts after the caller's stream has
     written the operands and that the caller's stream waits for before it reads C: on a stream other than the default
     one, A is written only after a 20 ms spin and C is copied right after the call; both orders hold (no NaN, the
-    product's error), and the edges (skinny) ran beside the bulk on another stream."""
+    product's error), and the edges (skinny, and any reduction of their K slices) ran beside the bulk on another
+    stream."""
     M, N, K = shape
     A, B, a, b = operands(M, N, K, 0, 0, seed=M + N)
     # Rows padded to 4 floats, as the benchmark lays them out (the layout whose tiles best's tables cut here).
@@ -259,12 +260,13 @@ def test_best_runs_a_cut_s_edges_beside_its_bulk_in_the_callers_stream_order(sha
             copied = C.clone()
         torch.cuda.synchronize()
     assert_accurate(copied, a, b, K, f"best {shape} on a side stream, C as the caller's stream read it")
-    streams_of = {}
+    streams_of = {}  # edge kernels, split-K reductions (the bulk's or an edge's), and the rest: the caller's stream
     for event in profile.profiler.kineto_results.events():
         if event.device_type() == torch.autograd.DeviceType.CUDA and "sleep" not in event.name():
-            streams_of.setdefault("skinny" in event.name(), set()).add(event.device_resource_id())
-    assert streams_of.get(True), f"best {shape}: no edge (skinny) kernel ran; the shape is no longer cut"
-    assert not streams_of[True] & streams_of[False], f"best {shape}: the edges ran on the bulk's stream"
+            kind = "edge" if "skinny" in event.name() else "reduction" if "reduce" in event.name() else "caller"
+            streams_of.setdefault(kind, set()).add(event.device_resource_id())
+    assert streams_of.get("edge"), f"best {shape}: no edge (skinny) kernel ran; the shape is no longer cut"
+    assert not streams_of["edge"] & streams_of["caller"], f"best {shape}: the edges ran on the bulk's stream"
 
 
 @pytest.mark.parametrize("shape", [(1153, 1153, 1153), (8193, 129, 1000), (3001, 257, 5003)],
