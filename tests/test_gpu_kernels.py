@@ -324,13 +324,19 @@ def test_split_k_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(r
         _library.check(lib.mm_split_k_sums_in_launch(1))
 
 
-@pytest.mark.parametrize("shape", [(17, 8000, 8000), (1, 1500, 9000), (3001, 1, 5003)], ids=str)
-def test_skinny_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rng, shape):
+# (shape, whether every op combination of it runs in more than one slice)
+SKINNY_CLUSTER_SHAPES = [pytest.param(shape, splits, id=str(shape)) for shape, splits in
+                         (((17, 8000, 8000), True), ((1, 1500, 9000), True), ((3001, 1, 5003), False))]
+
+
+@pytest.mark.parametrize("shape, every_layout_splits", SKINNY_CLUSTER_SHAPES)
+def test_skinny_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rng, shape, every_layout_splits):
     """skinny's K slices, where each column's (or row's) slices run as one cluster, add up in shared memory in slice
     order, as the workspace path's reduction does: the same bits; barred from clusters (mm_split_k_sums_in_launch(0)),
     they go through the workspace. The bulk mainloop on 17 rows of Y against 8000 x 8000 (63 columns of 128, so 2 K
     slices), and the streaming mainloops on one row of C (X along L) and one column (X along K), in few slices. Every
-    op combination (a layout that the plan runs in one slice uses neither); at least one of each shape's in clusters."""
+    op combination (a layout that the plan runs in one slice uses neither: 3001x1x5003 op TN); at least one of each
+    shape's in clusters."""
     torch = pytest.importorskip("torch")
     lib = _library.library()
     skinny = next(info for info in KERNELS if info.name == "skinny")
@@ -345,6 +351,8 @@ def test_skinny_slices_added_within_a_cluster_match_the_workspace_bit_for_bit(rn
                 lib, "skinny", AS_OP[op_a](a), AS_OP[op_b](b))
             label = f"op {op_a}{op_b}"
             assert np.array_equal(clustered.view(np.uint32), workspace.view(np.uint32)), label
+            if every_layout_splits:
+                assert pool_workspace > 0, label  # barred from clusters, the slices went through the workspace
             # Allowed, the slices used no more workspace than barred (none, where they ran as clusters).
             assert pool_clustered <= pool_workspace, label
             in_clusters.append(pool_clustered == 0 < pool_workspace)

@@ -51,8 +51,8 @@
 // A configuration forced by the tuner runs the combination as given.
 //
 // Changes vs skinny/shortk/streamk/tma/pipelined/splitk: none in the kernels; the launcher reads the SM count
-// (cached per device) and the tables, and may run a product as up to three launches (a bulk and, beside it, its
-// edges).
+// (cached per device) and the tables, and may run a product as a bulk and, beside it, up to two edges, each with
+// its own launches.
 #include "kernels/best.h"
 
 #include <atomic>

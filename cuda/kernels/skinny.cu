@@ -34,7 +34,9 @@
 // large side cannot fill the GPU, K is also cut into slices across blocks: up to 8 slices form a thread block cluster
 // (sm_90), whose blocks add their sums through distributed shared memory and write C in the same launch; a long K
 // over a tiny large side takes more slices, through split-K (core/schedule/split_k.h), a workspace and a
-// reduction. Every sum is taken in the same order, so the same inputs give the same bits.
+// reduction. So do all slices of the configuration kPlannedUnclustered, for a product that runs beside another
+// kernel, and all of them where mm_split_k_sums_in_launch(0) bars sums within a launch. Every sum is taken in the
+// same order, so the same inputs give the same bits.
 //
 // Changes vs the tiled rungs: no tile of C; the work is cut along L and K instead of M and N, the large operand goes
 // to registers without shared memory wherever its layout allows, and one kernel family takes every op combination.
@@ -472,8 +474,8 @@ mm_status launch_clusters(const GemmArgs& g, int splits, int ktiles_per_split, c
     return launch_kernel(g, plan(g, sms), splits, 4 * ktiles_per_split, {g.C, g.ldc, 0}, true, stream);
 }
 
-// The plan's slices of the streaming mainloops come to at most one wave of blocks (planned), so their clusters run
-// wherever clusters run at all.
+// The plan keeps the streaming mainloops' clustered slices to one wave of kMinBlocksPerSm blocks per SM (planned);
+// this does not ask the GPU how many of their clusters fit at once: they run as clusters wherever clusters run.
 mm_status clusters_fit(const GemmArgs&, int, bool* fit) {
     *fit = clusters_run();
     return MM_OK;

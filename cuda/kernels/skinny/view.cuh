@@ -49,8 +49,8 @@ __device__ __forceinline__ void slice_range(const SkinnyView& v, int* k_begin, i
 
 
 // The end of every block: its sums, sums[o] for the block's output o at (s, l) = at(o) (s past the block's group's
-// first row), go to C or to the slice's
-// product; a cluster first adds its blocks' sums in slice order, each block taking a share of the outputs.
+// first row), go to C or to the slice's product; a cluster first adds its blocks' sums in slice order, each block
+// taking a share of the outputs.
 template <int kRows, class At>
 __device__ __forceinline__ void write_sums(const SkinnyView& v, float* sums, int outputs, At at) {
     const int s0 = s_group(v) * kRows;
