@@ -6,6 +6,8 @@ over K. GPU needed for sweep_row.
 """
 from __future__ import annotations
 
+import numpy as np
+
 import matmul_opt
 from matmul_opt.accuracy import error_scale, log_uniform, relative_error, uniform  # noqa: F401 (uniform: re-exported)
 

@@ -2,7 +2,7 @@
 //
 // Technique: no new kernel. Each class has a tensor-core kernel and best, whose IEEE fp32 FMAs are at least as
 // accurate as the class asks (more accurate than TF32, and fp32 itself for the fp32-accurate class):
-// - best_tf32 (TF32 class): wgmma_tf32, or best;
+// - best_tf32 (TF32 class): longk_tf32 for a long K over a C of a few of its tiles, else wgmma_tf32, or best;
 // - best_fp32_accurate (fp32 accuracy, by any arithmetic): wgmma_3xtf32 (wgmma_3xtf32_register_split where C has a
 //   small side, ozaki_int8 for the largest products), pairwise, or best.
 // Two features decide. The product's arithmetic intensity, 2MNK FLOPs over the 4(MK + KN + MN) bytes that it must
@@ -28,6 +28,12 @@
 // (docs/experiments/2026-12-05-panel-fold.md): there (a panel of at most kPanelChainsMaxMnPerSm outputs per
 // SM, over a K past one fold of pairwise's panel order and short of best's long-K rule) the class runs pairwise,
 // which gives a panel best's panel tiles and folds each output's sum every 64 k.
+// The TF32 class first asks whether best's long-K rule takes the product (a long K over a small C) and longk_tf32
+// covers C in at most kLongkTf32MaxTiles of its tiles: there it reads both operands once as stored on the tensor
+// cores, faster than best's FMAs and than wgmma_tf32, whose 128-row tiles and passes over an operand cost most on
+// such a C; past that many tiles its blocks read each operand once per tile row or column, and wgmma_tf32's tiles
+// win (docs/experiments/2026-12-06-longk-tensor.md). A smaller side of C that best leaves to the skinny kernel stays
+// with best.
 // Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
 // products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does seven or
 // eight INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
@@ -58,14 +64,17 @@
 #include "core/problem.h"
 #include "kernels/best.h"
 #include "kernels/best_table.h"
+#include "kernels/longk_tf32.h"
 #include "kernels/precision_table.h"
 
 mm_status launch_best(const GemmArgs& g, cudaStream_t stream);
+mm_status launch_longk_tf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_pairwise(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_tf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream);
 mm_status launch_wgmma_3xtf32_register_split(const GemmArgs& g, cudaStream_t stream);
+mm_status requires_ampere();
 mm_status requires_wgmma();
 mm_status requires_wgmma_3xtf32();
 mm_status requires_ozaki_int8();
@@ -97,6 +106,19 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 }
 
 std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
+
+// The most tiles of longk_tf32 over which best_tf32 runs it: it beat wgmma_tf32 and best on C of 1 to 9 tiles of 64
+// and lost to wgmma_tf32 on 20 and 64 (docs/experiments/2026-12-06-longk-tensor.md); the bound lies between.
+constexpr int64_t kLongkTf32MaxTiles = 12;
+
+// Whether best_tf32 runs longk_tf32: a long K over a C that best's long-K rule takes, whose smaller side is past
+// what best leaves to the skinny kernel, in at most kLongkTf32MaxTiles tiles.
+bool takes_longk_tf32(const GemmArgs& g, int sms) {
+    const int side = longk_tf32::tile_side(g);
+    const int64_t tiles = int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side);
+    return best::takes_long_k(g, sms) && (g.M < g.N ? g.M : g.N) > best_table::kLongkMinSmallSide &&
+           tiles <= kLongkTf32MaxTiles;
+}
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs
 // per SM and no short side (has_short_side, best's test for a panel), and K from one run of pairwise's order
@@ -161,6 +183,9 @@ void by_precision::force_fp32_ffma(bool on) { fp32_ffma_forced.store(on, std::me
 
 mm_status launch_best_tf32(const GemmArgs& g, cudaStream_t stream) {
     constexpr Thresholds kTf32{precision_table::kTf32MinFlopsPerByte, precision_table::kTf32MinOperandFlopsPerByte, 1};
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    if (takes_longk_tf32(g, sms) && requires_ampere() == MM_OK) return launch_longk_tf32(g, stream);
     return launch_by_intensity(launch_wgmma_tf32, requires_wgmma, kTf32, launch_best, g, stream);
 }
 

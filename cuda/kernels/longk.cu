@@ -16,7 +16,7 @@
 // reduction kernel follows. The same inputs on the same GPU give the same bits.
 //
 // Composition: the frame (the warps' rings, the K slices, the sums in shared memory and across the launch) is
-// core/kernel/warp_k_slices.cuh, which longk_tf32 and longk_3xtf32 share; this file's part is the FFMA arithmetic
+// core/kernel/warp_k_slices.cuh, which longk_tf32 shares; this file's part is the FFMA arithmetic
 // (Ffma) and the choice of tile.
 //
 // Changes vs splitk (pipelined 64x64 tiles over K slices): the tile is fitted to C rather than C cut into a

@@ -5,19 +5,46 @@
 // fixed order in the same launch) with warp-level tensor cores: each warp holds the whole tile as m16n8 blocks and
 // multiplies each ring stage with mma.sync m16n8k8, every value rounded to TF32 (to nearest) as its fragment leaves
 // shared memory (core/mma/tf32_warp_sums.cuh). A long K over a small C reads both operands once and is bound by
-// HBM; the FMA rungs reach that bound only on the smallest C, the tiled tensor-core kernels waste most of a 128-row
-// tile on it and first pass over an operand to round or transpose it. Here nothing is copied but the ring's chunks.
-// Each stage's products sum in a fresh accumulator that is added into fp32 totals in the CUDA cores, so no chain in
-// the tensor cores is longer than a stage. Expected error: that of TF32 inputs (matmul_opt.tolerance("tf32", K)).
+// HBM; the FMA rungs' multiply-adds keep up with it only on the smallest C, and the tiled tensor-core kernels waste
+// most of a 128-row tile on it and first pass over an operand to round or transpose it. Here nothing is copied but
+// the ring's chunks. Expected error: that of TF32 inputs (matmul_opt.tolerance("tf32", K)); slices are cut so that
+// no warp's chain is longer than gemm::kTf32MaxChainK.
 //
 // Changes vs longk: mma.sync instead of FFMA, square tiles of 16, 32 and 64 (m16n8 blocks; 64 covers twice longk's
 // largest side), one 4-byte shared load per fragment value (rows across k padded by 8 floats for the fragments'
 // banks), and rings of 4 stages where a padded stage is larger.
 //
-// Parameters: 256 threads (8 warps), one block per SM; stages of 32, 16 or 8 k for tiles of 16, 32 or 64 (4 KB of
-// operands before padding); slices at least 1024 k deep.
+// Parameters: 256 threads (8 warps), one block per SM; tiles of 16, 32 or 64 (the least that covers C's larger side,
+// else 64); stages of 32, 16 or 8 k (4 KB of operands before padding); slices at least 1024 k deep, and at most
+// 8 x gemm::kTf32MaxChainK.
+#include "kernels/longk_tf32.h"
+
 #include "core/mma/tf32_warp_sums.cuh"
 
+namespace {
+
+using gemm::warp_k::launch_slices;
+using gemm::warp_k::Tf32Math;
+
+mm_status launch_tiles(const GemmArgs& g, int splits, int units_per_slice, gemm::SliceOutput out,
+                       const gemm::SliceSum& sum, bool* summed, cudaStream_t stream) {
+    switch (longk_tf32::tile_side(g)) {
+        case 16: return launch_slices<Tf32Math, 16>(g, splits, units_per_slice, out, sum, summed, stream, "longk_tf32");
+        case 32: return launch_slices<Tf32Math, 32>(g, splits, units_per_slice, out, sum, summed, stream, "longk_tf32");
+        default: return launch_slices<Tf32Math, 64>(g, splits, units_per_slice, out, sum, summed, stream, "longk_tf32");
+    }
+}
+
+}  // namespace
+
+// Registry entry point: K slices, one block per SM over C's tiles, and enough that no warp's chain is longer than
+// gemm::kTf32MaxChainK.
 mm_status launch_longk_tf32(const GemmArgs& g, cudaStream_t stream) {
-    return gemm::warp_k::launch_tf32_warp_k<1>(g, stream);
+    int sms = 0;
+    MM_TRY(gemm::sm_count(&sms));
+    const int side = longk_tf32::tile_side(g);
+    const int64_t chain_limited = (int64_t(g.K) - 1) / (int64_t(gemm::warp_k::kWarps) * gemm::kTf32MaxChainK) + 1;
+    const int splits = gemm::warp_k::slices_for(int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side), g.K, sms);
+    return gemm::run_split_k_summed_in_grid(g, splits > chain_limited ? splits : int(chain_limited),
+                                            gemm::warp_k::block_k(side), &launch_tiles, stream);
 }

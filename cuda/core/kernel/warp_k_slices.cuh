@@ -8,9 +8,9 @@
 // of the same launch, cooperative, add them up once all are written, so no reduction kernel follows. The same
 // inputs on the same GPU give the same bits.
 //
-// What multiplies is a Math type, the rung's own (kernels/longk*.cu): its tile side kSide, its ring's kStages, its
-// stage layouts A and B (WarpStage below, with the padding its reads need), and Sums, a warp's sums of the whole
-// tile, which adds a ring stage (`add`) and writes them to shared memory (`store`).
+// What multiplies is a Math type (longk's Ffma, core/mma/tf32_warp_sums.cuh's Tf32Math): its tile side kSide, its
+// ring's kStages, its stage layouts A and B (WarpStage below, with the padding its reads need), and Sums, a warp's
+// sums of the whole tile, which adds a ring stage (`add`) and writes them to shared memory (`store`).
 #pragma once
 
 #include "core/copy/cp_async.cuh"
@@ -72,7 +72,8 @@ struct WarpStage {
             const uint32_t to = smem_addr(stage + line * kStride + q);
             if (kVector && tile_inside && k0 + kK <= K) {
 #pragma unroll
-                for (int p = 0; p < kPasses; ++p) cp_async16(to + 4 * p * kLinesPerPass * kStride, from + p * pass_stride);
+                for (int p = 0; p < kPasses; ++p)
+                    cp_async16(to + 4 * p * kLinesPerPass * kStride, from + p * pass_stride);
                 return;
             }
             const int64_t ks = K - k0;
