@@ -108,8 +108,8 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
 
 // The most tiles of longk_tf32 over which best_tf32 runs it: it beat wgmma_tf32 and best on C of 1 to 9 tiles of 64
-// and lost to wgmma_tf32 on 20 and 64 (docs/experiments/2026-12-06-longk-tensor.md); the bound lies between.
-constexpr int64_t kLongkTf32MaxTiles = 12;
+// and lost to wgmma_tf32 on 12, 16, 20 and 64 (docs/experiments/2026-12-06-longk-tensor.md).
+constexpr int64_t kLongkTf32MaxTiles = 9;
 
 // Whether best_tf32 runs longk_tf32: a long K over a C that best's long-K rule takes, whose smaller side is past
 // what best leaves to the skinny kernel, in at most kLongkTf32MaxTiles tiles.
