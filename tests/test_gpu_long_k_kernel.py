@@ -1,6 +1,7 @@
-"""GPU tier: the longk kernel (a long K over a small C, every SM a K slice) against float64 at each of its tile sides
-and past them, in every op combination, with K not a multiple of its stages, on unaligned matrices; C starts as
-NaN, so an element left unwritten fails; results bitwise reproducible."""
+"""GPU tier: the longk kernels (a long K over a small C, every SM a K slice: longk's FFMA, longk_tf32's TF32 tensor
+cores) against float64 at each of their tile sides and past them, in every op combination, with K not a multiple of
+their stages, on unaligned matrices; C starts as NaN, so an element left unwritten fails; longk_tf32 as accurate as
+cuBLAS TF32 over a long K; results bitwise reproducible."""
 import pytest
 
 from matmul_opt.accuracy import tolerance
@@ -10,39 +11,58 @@ torch = pytest.importorskip("torch")
 
 from torch_products import OP_IDS, OPS, gemm, operands, relative_error, unaligned_product  # noqa: E402
 
+ARITHMETIC = {"longk": "fp32", "longk_tf32": "tf32"}
 
-def longk(A, B, M, N, ops):
+
+def product(kernel, A, B, M, N, ops):
     C = torch.full((M, N), float("nan"), device="cuda")
-    gemm("longk", *ops, A, B, C)
+    gemm(kernel, *ops, A, B, C)
     return C
 
 
-def assert_accurate(C, a, b, K, what):
+def assert_accurate(kernel, C, a, b, K, what):
     error = relative_error(C, a, b)
-    assert error <= tolerance("fp32", K), f"{what}: relative error {error:.3e}"
+    assert error <= tolerance(ARITHMETIC[kernel], K), f"{kernel} {what}: relative error {error:.3e}"
 
 
+@pytest.mark.parametrize("kernel", ARITHMETIC)
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
-@pytest.mark.parametrize("shape", [(5, 7, 70001), (13, 11, 50003), (31, 29, 100003), (1, 32, 40000), (32, 1, 40000),
-                                   (33, 65, 40001), (1, 1, 1), (3, 2, 63), (100, 3, 777)],
+@pytest.mark.parametrize("shape", [(5, 7, 70001), (13, 11, 50003), (16, 13, 20003), (31, 29, 100003), (1, 32, 40000),
+                                   (32, 1, 40000), (1, 64, 40000), (33, 60, 30001), (33, 65, 40001), (100, 65, 30001),
+                                   (300, 40, 20001), (1, 1, 1), (3, 2, 63), (100, 3, 777), (129, 3, 777)],
                          ids=lambda s: "x".join(map(str, s)))
-def test_longk_at_every_tile_side_and_op_combination(shape, ops):
-    """Tiles of 8, 16 and 32 with ragged rows and columns; C of 2 x 3 tiles; K of one partial stage; a C past one
-    tile with a short K (few slices)."""
+def test_at_every_tile_side_and_op_combination(kernel, shape, ops):
+    """Tiles of 8 to 32 (longk) and 16 to 64 (longk_tf32) with ragged rows and columns; C of several tiles (up to
+    5 x 1 of 64 and 5 x 3 of 32); K of one partial stage; a C past one tile with a short K (few slices)."""
     M, N, K = shape
     A, B, a, b = operands(M, N, K, *ops, seed=M + 3 * N + 2 * ops[0] + ops[1])
-    assert_accurate(longk(A, B, M, N, ops), a, b, K, f"longk {shape}, ops {ops}")
+    assert_accurate(kernel, product(kernel, A, B, M, N, ops), a, b, K, f"{shape}, ops {ops}")
 
 
+@pytest.mark.parametrize("kernel", ARITHMETIC)
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
-@pytest.mark.parametrize("shape", [(7, 30, 30001), (17, 5, 20000)], ids=lambda s: "x".join(map(str, s)))
-def test_longk_reads_unaligned_matrices(shape, ops):
+@pytest.mark.parametrize("shape", [(7, 30, 30001), (17, 5, 20000), (50, 17, 20000)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_reads_unaligned_matrices(kernel, shape, ops):
     M, N, K = shape
-    C, a, b = unaligned_product("longk", M, N, K, ops, seed=M + N)
-    assert_accurate(C, a, b, K, f"longk {shape}, ops {ops}")
+    C, a, b = unaligned_product(kernel, M, N, K, ops, seed=M + N)
+    assert_accurate(kernel, C, a, b, K, f"{shape}, ops {ops}")
 
 
-def test_longk_gives_the_same_bits_every_time():
-    A, B, _, _ = operands(29, 31, 300001, 0, 1, seed=5)
-    results = [longk(A, B, 29, 31, (0, 1)) for _ in range(3)]
+@pytest.mark.parametrize("shape", [(64, 64, 1048576), (200, 30, 100000), (16, 16, 1000000)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_longk_tf32_is_as_accurate_as_cublas_tf32_over_a_long_k(shape):
+    """Chains of at most kTf32MaxChainK per warp keep the tensor cores' own accumulation from adding to the error of
+    the TF32 inputs, which is what cuBLAS TF32's is."""
+    M, N, K = shape
+    A, B, a, b = operands(M, N, K, 0, 0, seed=K)
+    ours = relative_error(product("longk_tf32", A, B, M, N, (0, 0)), a, b)
+    theirs = relative_error(product("cublas_tf32", A, B, M, N, (0, 0)), a, b)
+    assert ours <= 1.1 * theirs, f"longk_tf32 {shape}: error {ours:.3e} against cuBLAS TF32's {theirs:.3e}"
+
+
+@pytest.mark.parametrize("kernel", ARITHMETIC)
+def test_gives_the_same_bits_every_time(kernel):
+    A, B, _, _ = operands(70, 45, 300001, 0, 1, seed=5)
+    results = [product(kernel, A, B, 70, 45, (0, 1)) for _ in range(3)]
     assert torch.equal(results[0], results[1]) and torch.equal(results[0], results[2])
