@@ -114,10 +114,8 @@ constexpr int64_t kLongkTf32MaxTiles = 9;
 // Whether best_tf32 runs longk_tf32: a long K over a C that best's long-K rule takes, whose smaller side is past
 // what best leaves to the skinny kernel, in at most kLongkTf32MaxTiles tiles.
 bool takes_longk_tf32(const GemmArgs& g, int sms) {
-    const int side = longk_tf32::tile_side(g);
-    const int64_t tiles = int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side);
     return best::takes_long_k(g, sms) && (g.M < g.N ? g.M : g.N) > best_table::kLongkMinSmallSide &&
-           tiles <= kLongkTf32MaxTiles;
+           longk_tf32::TileSides::tiles(g) <= kLongkTf32MaxTiles;
 }
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs

@@ -125,33 +125,12 @@ struct Ffma {
     };
 };
 
-// The least tile side that covers C's larger side, or the largest.
-int tile_side(const GemmArgs& g) {
-    const int side = g.M > g.N ? g.M : g.N;
-    return side <= 8 ? 8 : side <= 16 ? 16 : longk::kMaxTileSide;
-}
-
-// split-K's slice launcher: slices of units_per_slice units of block_k, added up in the launch where it can.
-mm_status launch_slices(const GemmArgs& g, int splits, int units_per_slice, gemm::SliceOutput out,
-                        const gemm::SliceSum& sum, bool* summed, cudaStream_t stream) {
-    using gemm::warp_k::launch_slices;
-    switch (tile_side(g)) {
-        case 8: return launch_slices<Ffma, 8>(g, splits, units_per_slice, out, sum, summed, stream, "longk");
-        case 16: return launch_slices<Ffma, 16>(g, splits, units_per_slice, out, sum, summed, stream, "longk");
-        default:
-            return launch_slices<Ffma, longk::kMaxTileSide>(g, splits, units_per_slice, out, sum, summed, stream,
-                                                            "longk");
-    }
-}
+constexpr char kName[] = "longk";
+// Tiles of 8, 16 or 32: the least that covers C's larger side, else 32.
+using Longk = gemm::warp_k::Rung<Ffma, kName, gemm::warp_k::TileSides<8, 16, longk::kMaxTileSide>>;
 
 // K slices: one block per SM over C's tiles, none shallower than gemm::warp_k::kMinSliceK.
-mm_status launch_planned(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
-    int sms = 0;
-    MM_TRY(gemm::sm_count(&sms));
-    const int side = tile_side(g);
-    const int splits = gemm::warp_k::slices_for(int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side), g.K, sms);
-    return gemm::run_split_k_summed_in_grid(g, splits, gemm::warp_k::block_k(side), &launch_slices, stream);
-}
+mm_status launch_planned(const GemmArgs& g, int /*splits*/, cudaStream_t stream) { return Longk::run(g, 1, stream); }
 
 bool takes_unsplit(const GemmArgs&, int splits) { return splits == 1; }
 

@@ -23,28 +23,13 @@
 
 namespace {
 
-using gemm::warp_k::launch_slices;
-using gemm::warp_k::Tf32Math;
-
-mm_status launch_tiles(const GemmArgs& g, int splits, int units_per_slice, gemm::SliceOutput out,
-                       const gemm::SliceSum& sum, bool* summed, cudaStream_t stream) {
-    switch (longk_tf32::tile_side(g)) {
-        case 16: return launch_slices<Tf32Math, 16>(g, splits, units_per_slice, out, sum, summed, stream, "longk_tf32");
-        case 32: return launch_slices<Tf32Math, 32>(g, splits, units_per_slice, out, sum, summed, stream, "longk_tf32");
-        default: return launch_slices<Tf32Math, 64>(g, splits, units_per_slice, out, sum, summed, stream, "longk_tf32");
-    }
-}
+constexpr char kName[] = "longk_tf32";
+using LongkTf32 = gemm::warp_k::Rung<gemm::warp_k::Tf32Math, kName, longk_tf32::TileSides>;
 
 }  // namespace
 
 // Registry entry point: K slices, one block per SM over C's tiles, and enough that no warp's chain is longer than
 // gemm::kTf32MaxChainK.
 mm_status launch_longk_tf32(const GemmArgs& g, cudaStream_t stream) {
-    int sms = 0;
-    MM_TRY(gemm::sm_count(&sms));
-    const int side = longk_tf32::tile_side(g);
-    const int64_t chain_limited = (int64_t(g.K) - 1) / (int64_t(gemm::warp_k::kWarps) * gemm::kTf32MaxChainK) + 1;
-    const int splits = gemm::warp_k::slices_for(int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side), g.K, sms);
-    return gemm::run_split_k_summed_in_grid(g, splits > chain_limited ? splits : int(chain_limited),
-                                            gemm::warp_k::block_k(side), &launch_tiles, stream);
+    return LongkTf32::run(g, gemm::tf32_chain_splits(g.K, gemm::warp_k::kWarps), stream);
 }

@@ -10,12 +10,14 @@
 //
 // What multiplies is a Math type (longk's Ffma, core/mma/tf32_warp_sums.cuh's Tf32Math): its tile side kSide, its
 // ring's kStages, its stage layouts A and B (WarpStage below, with the padding its reads need), and Sums, a warp's
-// sums of the whole tile, which adds a ring stage (`add`) and writes them to shared memory (`store`).
+// sums of the whole tile, which adds a ring stage (`add`) and writes them to shared memory (`store`). A rung is
+// Rung<Math, its name, its TileSides> (core/kernel/warp_k_tiles.h), whose run() launches it.
 #pragma once
 
 #include "core/copy/cp_async.cuh"
 #include "core/device.h"
 #include "core/epilogue/slice_sum.cuh"
+#include "core/kernel/warp_k_tiles.h"
 #include "core/launch.h"
 #include "core/pipeline/cp_async_ring.cuh"
 #include "core/problem.h"
@@ -176,32 +178,61 @@ __global__ void __launch_bounds__(kThreads, 1) warp_k_slices_kernel(const GemmMa
     sum_slices_in_grid<kThreads>(slices);
 }
 
-// split-K's slice launcher for Math<kSide, OpA, OpB>: slices of units_per_slice units of block_k, added up in the
-// launch where it can.
-template <template <int, class, class> class Math, int kSide>
-mm_status launch_slices(const GemmArgs& g, int splits, int units_per_slice, SliceOutput out, const SliceSum& sum,
-                        bool* summed, cudaStream_t stream, const char* name) {
-    const bool vector = rows_aligned16(g.A, g.lda) && rows_aligned16(g.B, g.ldb);
-    const dim3 grid(unsigned(tiles_of(g.M, kSide) * tiles_of(g.N, kSide)), 1, unsigned(splits));
-    return with_ops(g, [&](auto a, auto b) {
-        return with_alignment(vector, [&](auto aligned) {
-            using M = Math<kSide, decltype(a), decltype(b)>;
-            constexpr int kSmemBytes = Ring<M>::kSmemBytes;
-            constexpr auto kernel = &warp_k_slices_kernel<M, decltype(aligned)::value>;
-            MM_TRY(allow_shared_memory<kernel>(kSmemBytes, "warp_k_slices: shared memory"));
-            bool cooperative = false;
-            if (sum.C != nullptr) MM_TRY((runs_at_once<kernel, kThreads, kSmemBytes>(grid, &cooperative)));
-            *summed = cooperative;
-            return launch_cooperative(cooperative, kernel, grid, kThreads, kSmemBytes, stream, name,
-                                      static_cast<const GemmMatrices&>(g), units_per_slice, out,
-                                      cooperative ? sum : SliceSum{});
-        });
-    });
-}
-
 // K slices for `tiles` tiles: one block per SM over C's tiles, none shallower than kMinSliceK.
 inline int slices_for(int64_t tiles, int K, int sms) {
     return choose_splits(tiles, K, sms, 1, {.waves = 1, .min_slice_k = kMinSliceK, .max_splits = 65535});
 }
+
+// A rung on this frame: its arithmetic (Math<side, OpA, OpB>), its name and its tile sides (TileSides<...>).
+template <template <int, class, class> class Math, const char* kName, class Sides>
+struct Rung;
+
+template <template <int, class, class> class Math, const char* kName, int... kSides>
+struct Rung<Math, kName, TileSides<kSides...>> {
+    using Sides = TileSides<kSides...>;
+
+    // C = op(A)·op(B) over slices_for's K slices, or at least `least_splits` (what the arithmetic's accuracy asks),
+    // added up in the launch where every block runs at once.
+    static mm_status run(const GemmArgs& g, int least_splits, cudaStream_t stream) {
+        int sms = 0;
+        MM_TRY(sm_count(&sms));
+        const int splits = slices_for(Sides::tiles(g), g.K, sms);
+        return run_split_k_summed_in_grid(g, splits > least_splits ? splits : least_splits, block_k(Sides::of(g)),
+                                          &launch, stream);
+    }
+
+  private:
+    // split-K's slice launcher: slices of units_per_slice units of block_k on C's tiles.
+    static mm_status launch(const GemmArgs& g, int splits, int units_per_slice, SliceOutput out, const SliceSum& sum,
+                            bool* summed, cudaStream_t stream) {
+        return launch_side<kSides...>(Sides::of(g), g, splits, units_per_slice, out, sum, summed, stream);
+    }
+
+    // The kernel of tile side `side`, one of kSide and kLarger.
+    template <int kSide, int... kLarger>
+    static mm_status launch_side(int side, const GemmArgs& g, int splits, int units_per_slice, SliceOutput out,
+                                 const SliceSum& sum, bool* summed, cudaStream_t stream) {
+        if constexpr (sizeof...(kLarger) > 0) {
+            if (side != kSide)
+                return launch_side<kLarger...>(side, g, splits, units_per_slice, out, sum, summed, stream);
+        }
+        const bool vector = rows_aligned16(g.A, g.lda) && rows_aligned16(g.B, g.ldb);
+        const dim3 grid(unsigned(tiles_of(g.M, kSide) * tiles_of(g.N, kSide)), 1, unsigned(splits));
+        return with_ops(g, [&](auto a, auto b) {
+            return with_alignment(vector, [&](auto aligned) {
+                using M = Math<kSide, decltype(a), decltype(b)>;
+                constexpr int kSmemBytes = Ring<M>::kSmemBytes;
+                constexpr auto kernel = &warp_k_slices_kernel<M, decltype(aligned)::value>;
+                MM_TRY(allow_shared_memory<kernel>(kSmemBytes, "warp_k_slices: shared memory"));
+                bool cooperative = false;
+                if (sum.C != nullptr) MM_TRY((runs_at_once<kernel, kThreads, kSmemBytes>(grid, &cooperative)));
+                *summed = cooperative;
+                return launch_cooperative(cooperative, kernel, grid, kThreads, kSmemBytes, stream, kName,
+                                          static_cast<const GemmMatrices&>(g), units_per_slice, out,
+                                          cooperative ? sum : SliceSum{});
+            });
+        });
+    }
+};
 
 }  // namespace gemm::warp_k

@@ -18,9 +18,14 @@ int choose_splits(int64_t tiles, int K, int sms, int blocks_per_sm, const SplitK
     return s < 2 ? 1 : int(s);
 }
 
+int tf32_chain_splits(int64_t K, int chains_per_slice) {
+    const int64_t chain = int64_t(kTf32MaxChainK) * chains_per_slice;
+    return int((K + chain - 1) / chain);
+}
+
 int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm) {
     const int for_occupancy = choose_splits(tiles, K, sms, blocks_per_sm);
-    const int for_accuracy = int((int64_t(K) + kTf32MaxChainK - 1) / kTf32MaxChainK);
+    const int for_accuracy = tf32_chain_splits(K, 1);
     return for_occupancy > for_accuracy ? for_occupancy : for_accuracy;
 }
 
@@ -32,7 +37,7 @@ int choose_balanced_tf32_splits(int64_t tiles, int K, int sms, int min_slice_k) 
     int64_t best = 1;
     for (int64_t s = 2; s <= most; ++s)
         if (32 * waves(s) * best < 31 * waves(best) * s) best = s;
-    const int64_t for_accuracy = (int64_t(K) + kTf32MaxChainK - 1) / kTf32MaxChainK;
+    const int64_t for_accuracy = tf32_chain_splits(K, 1);
     return int(best > for_accuracy ? best : for_accuracy);
 }
 

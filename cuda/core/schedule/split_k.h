@@ -28,6 +28,10 @@ int choose_splits(int64_t tiles, int K, int sms, int blocks_per_sm, const SplitK
 // fp32 accumulation costs accuracy (measured: docs/experiments/2026-12-01-mma-tf32.md).
 inline constexpr int kTf32MaxChainK = 16384;
 
+// The fewest K slices for a TF32 tensor-core kernel that sums each slice in `chains_per_slice` even chains (its
+// warps' shares, say), so that no chain is longer than kTf32MaxChainK.
+int tf32_chain_splits(int64_t K, int chains_per_slice);
+
 // Slices for a TF32 tensor-core kernel: as choose_splits, and at least enough that none is deeper than
 // kTf32MaxChainK.
 int choose_tf32_splits(int64_t tiles, int K, int sms, int blocks_per_sm);
