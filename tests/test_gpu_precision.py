@@ -70,14 +70,11 @@ def fp32_accurate_tensor(M, N, K):
 
 def takes_longk_tf32(M, N, K):
     """by_precision.cu's takes_longk_tf32: best's long-K rule takes the product, C's smaller side is past what best
-    leaves to the skinny kernel, and longk_tf32's square tiles (the least of 16, 32 and 64 that covers C's larger
-    side, else 64) cover C in at most kLongkTf32MaxTiles."""
-    side = next((s for s in (16, 32) if max(M, N) <= s), 64)
-    tiles = -(-M // side) * -(-N // side)
+    leaves to the skinny kernel, and C has at most kLongkTf32MaxOutputs outputs."""
     long_k = (K >= constant("kLongKMin", "best_table.h")
               and M * N // matmul_opt.device_info().sm_count <= constant("kLongKMaxMnPerSm", "best_table.h"))
     return (long_k and min(M, N) > constant("kLongkMinSmallSide", "best_table.h")
-            and tiles <= constant("kLongkTf32MaxTiles", "by_precision.cu"))
+            and M * N <= constant("kLongkTf32MaxOutputs", "by_precision.cu"))
 
 
 def tensor_kernel(dispatcher, M, N, K):
@@ -95,11 +92,12 @@ DISPATCHERS = ("best_tf32", "best_fp32_accurate")
 # From memory-bound to compute-bound, K from short to long, a short side of C at a high intensity, panels of few
 # rows and of few columns (up to 32 and past it) over K within one fold and past it, panels of either
 # orientation over a long K whose smaller side the register-split kernel takes, and long-K products on either side of
-# longk_tf32's bounds (5, 9, 12 and 20 tiles of 64; a smaller side of 8 and 9).
+# longk_tf32's bounds (C of 12000, 16900, 19182, 19321, 36000 and 60000 outputs; a smaller side of 8 and 9).
 SHAPES = [(8, 3000, 2000), (3000, 2500, 48), (100, 100, 70000), (1500, 1200, 900), (2048, 2048, 2048),
           (140, 3500, 3000), (200, 300, 1000), (70, 90, 3), (64, 3000, 1000), (3000, 28, 900), (2500, 45, 60),
           (12, 5000, 4500), (5000, 100, 4500), (90, 9000, 5000), (300, 6000, 4200), (20, 200, 50000),
-          (300, 40, 40000), (130, 130, 30000), (180, 200, 30000), (200, 300, 20000), (9, 100, 30000), (8, 64, 30000)]
+          (300, 40, 40000), (130, 130, 30000), (138, 139, 40000), (139, 139, 40000), (180, 200, 30000),
+          (200, 300, 20000), (9, 100, 30000), (8, 64, 30000)]
 
 
 def expected_kernel(dispatcher, M, N, K):

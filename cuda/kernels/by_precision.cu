@@ -28,11 +28,10 @@
 // (docs/experiments/2026-12-05-panel-fold.md): there (a panel of at most kPanelChainsMaxMnPerSm outputs per
 // SM, over a K past one fold of pairwise's panel order and short of best's long-K rule) the class runs pairwise,
 // which gives a panel best's panel tiles and folds each output's sum every 64 k.
-// The TF32 class first asks whether best's long-K rule takes the product (a long K over a small C) and longk_tf32
-// covers C in at most kLongkTf32MaxTiles of its tiles: there it reads both operands once as stored on the tensor
-// cores, faster than best's FMAs and than wgmma_tf32, whose 128-row tiles and passes over an operand cost most on
-// such a C; past that many tiles its blocks read each operand once per tile row or column, and wgmma_tf32's tiles
-// win (docs/experiments/2026-12-06-longk-tensor.md). A smaller side of C that best leaves to the skinny kernel stays
+// The TF32 class first asks whether best's long-K rule takes the product (a long K over a small C) and C has at
+// most kLongkTf32MaxOutputs outputs: there longk_tf32 reads both operands once as stored on the tensor cores, faster
+// than best's FMAs and than wgmma_tf32, whose 128-row tiles and passes over an operand cost most on such a C; on a
+// larger C, wgmma_tf32's tiles win (docs/experiments/2026-12-06-shared-ring.md). A smaller side of C that best leaves to the skinny kernel stays
 // with best.
 // Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
 // products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does seven or
@@ -64,7 +63,6 @@
 #include "core/problem.h"
 #include "kernels/best.h"
 #include "kernels/best_table.h"
-#include "kernels/longk_tf32.h"
 #include "kernels/precision_table.h"
 
 mm_status launch_best(const GemmArgs& g, cudaStream_t stream);
@@ -107,15 +105,15 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 
 std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
 
-// The most tiles of longk_tf32 over which best_tf32 runs it: it beat wgmma_tf32 and best on C of 1 to 9 tiles of 64
-// and lost to wgmma_tf32 on 12, 16, 20 and 64 (docs/experiments/2026-12-06-longk-tensor.md).
-constexpr int64_t kLongkTf32MaxTiles = 9;
+// The largest C (in outputs) over which best_tf32 runs longk_tf32: it beat wgmma_tf32 on C of up to 19200 outputs
+// (96 x 200) and lost from 20449 (docs/experiments/2026-12-06-shared-ring.md).
+constexpr int64_t kLongkTf32MaxOutputs = 19200;
 
 // Whether best_tf32 runs longk_tf32: a long K over a C that best's long-K rule takes, whose smaller side is past
-// what best leaves to the skinny kernel, in at most kLongkTf32MaxTiles tiles.
+// what best leaves to the skinny kernel, of at most kLongkTf32MaxOutputs outputs.
 bool takes_longk_tf32(const GemmArgs& g, int sms) {
     return best::takes_long_k(g, sms) && (g.M < g.N ? g.M : g.N) > best_table::kLongkMinSmallSide &&
-           longk_tf32::TileSides::tiles(g) <= kLongkTf32MaxTiles;
+           int64_t(g.M) * g.N <= kLongkTf32MaxOutputs;
 }
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs

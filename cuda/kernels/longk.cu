@@ -81,11 +81,14 @@ struct LaneValues {
 
 // FFMA over a tile of kSide: a lane holds (kSide / 8) x (kSide / 4) sums (4 x 8 at 32 x 32) and reads its rows of
 // op(A) and columns of op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs at 32 x 32.
-template <int kTileSide, class OpA, class OpB>
+template <int kRows, int kCols, class OpA, class OpB>
 struct Ffma {
-    static constexpr int kSide = kTileSide;
+    static_assert(kRows == kCols, "square tiles");
+    static constexpr int kSide = kRows, kTileM = kSide, kTileN = kSide;
+    static constexpr int kWarpsM = 1, kWarpsN = 1, kWarpsK = gemm::warp_k::kWarps;  // each warp the whole tile
     static constexpr int kStages = gemm::warp_k::kDefaultStages;
     static constexpr int kWarpK = gemm::warp_k::warp_k(kSide);
+    using Rings = gemm::warp_k::WarpRings;
     using A = WarpStage<OperandA, !OpA::kT, kSide, kWarpK, 0>;
     using B = WarpStage<OperandB, OpB::kT, kSide, kWarpK, 0>;
     using AValues = LaneValues<A, kSide, kLanesM>;
@@ -110,13 +113,13 @@ struct Ffma {
             }
         }
 
-        // The warp's sums into its kSide x kSide block of shared memory.
-        __device__ void store(float* tile) const {
+        // The warp's sums into its tile in shared memory, rows `ld` floats apart.
+        __device__ void store(float* tile, int ld) const {
 #pragma unroll
             for (int i = 0; i < AValues::kPerLane; ++i)
 #pragma unroll
                 for (int j = 0; j < BValues::kPerLane; ++j)
-                    tile[AValues::row(im_, i) * kSide + BValues::row(in_, j)] = sum_[i][j];
+                    tile[AValues::row(im_, i) * ld + BValues::row(in_, j)] = sum_[i][j];
         }
 
       private:
@@ -127,19 +130,23 @@ struct Ffma {
 
 constexpr char kName[] = "longk";
 // Tiles of 8, 16 or 32: the least that covers C's larger side, else 32.
-using Longk = gemm::warp_k::Rung<Ffma, kName, gemm::warp_k::TileSides<8, 16, longk::kMaxTileSide>>;
+using Longk = gemm::warp_k::Rung<Ffma, kName, gemm::warp_k::SquareTiles<8, 16, longk::kMaxTileSide>>;
 
 // K slices: one block per SM over C's tiles, none shallower than gemm::warp_k::kMinSliceK.
-mm_status launch_planned(const GemmArgs& g, int /*splits*/, cudaStream_t stream) { return Longk::run(g, 1, stream); }
+mm_status launch_planned(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
+    return Longk::run(g, [](int64_t, int) { return 1; }, stream);
+}
 
 bool takes_unsplit(const GemmArgs&, int splits) { return splits == 1; }
+
+constexpr int kLargestBlockK = gemm::warp_k::kBlockKOf<Ffma<longk::kMaxTileSide, longk::kMaxTileSide, OpN, OpN>>;
 
 }  // namespace
 
 namespace longk {
 
 constinit const gemm::ConfigDesc kPlanned{.name = "longk",
-                                          .block = {kMaxTileSide, kMaxTileSide, gemm::warp_k::block_k(kMaxTileSide)},
+                                          .block = {kMaxTileSide, kMaxTileSide, kLargestBlockK},
                                           .blocks_per_sm = 1,
                                           .splits_k = false,
                                           .can_run = &takes_unsplit,

@@ -1,31 +1,49 @@
-// The square tiles of the warp_k frame (core/kernel/warp_k_slices.cuh), host side: which of a rung's tile sides a C
-// takes, for the rung and for the dispatchers that ask how many tiles it would run.
+// The tiles of the warp_k frame (core/kernel/warp_k_slices.cuh), host side: the tile shapes a rung compiles, and
+// which one a C takes, for the rung and for the dispatchers that ask how many tiles it would run.
 #pragma once
 
 #include <cstdint>
 
 #include "core/problem.h"
+#include "core/schedule/split_k.h"
 
 namespace gemm::warp_k {
 
-// A rung's tile sides, ascending.
-template <int... kSides>
-struct TileSides {
-    static_assert(sizeof...(kSides) > 0, "at least one side");
+constexpr int kMinSliceK = 1024;
 
-    // The least side that covers C's larger side, else the largest.
-    static int of(const GemmArgs& g) {
+// K slices for `tiles` tiles: one block per SM over C's tiles, none shallower than kMinSliceK.
+inline int slices_for(int64_t tiles, int K, int sms) {
+    return choose_splits(tiles, K, sms, 1, {.waves = 1, .min_slice_k = kMinSliceK, .max_splits = 65535});
+}
+
+// A tile shape a rung compiles: kRows of C's rows by kCols of its columns.
+template <int kM, int kN>
+struct TileShape {
+    static constexpr int kRows = kM, kCols = kN;
+};
+
+// The tile shapes a rung compiles.
+template <class... kShapes>
+struct TileList {};
+
+// The tile a C takes, and how many of them cover it.
+struct TileChoice {
+    int rows, cols;
+    int64_t tiles(const GemmArgs& g) const { return int64_t(tiles_of(g.M, rows)) * tiles_of(g.N, cols); }
+};
+
+// Square tiles of the sides given, ascending: the least that covers C's larger side, else the largest.
+template <int... kSides>
+struct SquareTiles {
+    static_assert(sizeof...(kSides) > 0, "at least one side");
+    using Shapes = TileList<TileShape<kSides, kSides>...>;
+
+    static TileChoice of(const GemmArgs& g, int /*sms*/) {
         constexpr int kAscending[] = {kSides...};
         const int larger = g.M > g.N ? g.M : g.N;
         for (int side : kAscending)
-            if (larger <= side) return side;
-        return kAscending[sizeof...(kSides) - 1];
-    }
-
-    // C's tiles of that side.
-    static int64_t tiles(const GemmArgs& g) {
-        const int side = of(g);
-        return int64_t(tiles_of(g.M, side)) * tiles_of(g.N, side);
+            if (larger <= side) return {side, side};
+        return {kAscending[sizeof...(kSides) - 1], kAscending[sizeof...(kSides) - 1]};
     }
 };
 
