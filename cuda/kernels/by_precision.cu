@@ -31,8 +31,8 @@
 // The TF32 class first asks whether best's long-K rule takes the product (a long K over a small C) and C has at
 // most kLongkTf32MaxOutputs outputs: there longk_tf32 reads both operands once as stored on the tensor cores, faster
 // than best's FMAs and than wgmma_tf32, whose 128-row tiles and passes over an operand cost most on such a C; on a
-// larger C, wgmma_tf32's tiles win (docs/experiments/2026-12-06-shared-ring.md). A smaller side of C that best leaves to the skinny kernel stays
-// with best.
+// larger C, wgmma_tf32's tiles win (docs/experiments/2026-12-06-shared-ring.md). A smaller side of C that best
+// leaves to the skinny kernel stays with best.
 // Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
 // products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does seven or
 // eight INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
