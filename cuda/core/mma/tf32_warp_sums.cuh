@@ -25,8 +25,11 @@ struct Tf32Math {
     static constexpr int kPartM = kTileM < 64 ? kTileM : 64, kPartN = kTileN < 64 ? kTileN : 64;
     static constexpr int kWarpsM = kTileM / kPartM, kWarpsN = kTileN / kPartN, kWarpsK = kWarps / (kWarpsM * kWarpsN);
     static constexpr int kLarger = kTileM > kTileN ? kTileM : kTileN;
-    static constexpr int kWarpK = 4096 / kLarger / kWarpsK;  // a block's piece: 16 KB of the larger operand
-    static constexpr int kStages = kTileM == 32 && kTileN == 32 ? kDefaultStages : 4;
+    // A block's piece of K: 32 KB of the larger operand's tile from 64 up, where each warp then takes two or more
+    // m16n8k8 steps per stage, and 16 KB below, where it takes two or four already; three stages of 32 KB fit.
+    static constexpr int kPieceBytes = kLarger >= 64 ? 32768 : 16384;
+    static constexpr int kWarpK = kPieceBytes / int(sizeof(float)) / kLarger / kWarpsK;
+    static constexpr int kStages = kLarger >= 64 ? 3 : kLarger == 32 ? kDefaultStages : 4;
     static constexpr int kMTiles = kPartM / 16, kNTiles = kPartN / 8;
     using Rings = BlockRing;
     static constexpr int kStageK = Rings::stage_k(kWarpK, kWarpsK);
