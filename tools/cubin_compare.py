@@ -9,8 +9,10 @@ source: nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 -cubin SO
 (arch=compute_90a,code=sm_90a for the *_sm90a.cu sources). Line tables move with the source, but they are not
 kernel code, so -lineinfo builds compare too. Each kernel's code is its ELF section .text.<kernel>; kernels are
 matched by the bytes of that section, not by their names, so code that moved to another file, namespace or template
-keeps its match. Prints the count of kernels whose code is identical and names the kernels of either side whose code
-the other lacks. Exit status 0 when the two sides hold the same code, 1 otherwise.
+keeps its match. A cubin that nvcc compressed in the fat binary (it does so for a large one) is not ELF and cannot be
+read per kernel here: it counts as one entry, compared whole by its compressed bytes. Prints the count of kernels
+whose code is identical and names the kernels of either side whose code the other lacks. Exit status 0 when the two
+sides hold the same code, 1 otherwise.
 """
 from __future__ import annotations
 
@@ -46,8 +48,8 @@ FATBIN_MAGIC, CUBIN_ENTRY = 0xBA55ED50, 2
 
 def fat_binary_cubins(fatbin: bytes) -> list[bytes]:
     """The cubins of a fat binary (a library's .nv_fatbin section): containers (magic, version, header size, payload
-    size) at 8-byte steps, each a run of entries (kind, header size, payload size), the cubins of kind 2. A
-    compressed cubin is not ELF, and is refused."""
+    size) at 8-byte steps, each a run of entries (kind, header size, payload size), the cubins of kind 2, compressed
+    ones included."""
     cubins, at = [], 0
     while at + 16 <= len(fatbin):
         magic, _, header, size = struct.unpack_from("<IHHQ", fatbin, at)
@@ -61,8 +63,6 @@ def fat_binary_cubins(fatbin: bytes) -> list[bytes]:
                 cubins.append(fatbin[entry + entry_header:entry + entry_header + entry_size])
             entry += entry_header + entry_size
         at = end
-    if any(cubin[:4] != b"\x7fELF" for cubin in cubins):
-        raise ValueError("the fat binary holds compressed cubins, which this tool cannot read")
     return cubins
 
 
@@ -76,8 +76,11 @@ def collect(path: Path) -> dict[str, bytes]:
     if not images:
         raise ValueError(f"no cubins in {path}")
     code = {}
-    for data, what in images:
-        code.update(kernel_code(data, what))
+    for index, (data, what) in enumerate(images):
+        if data[:4] == b"\x7fELF":
+            code.update(kernel_code(data, what))
+        else:
+            code[f"(compressed cubin {index} of {what})"] = data
     return code
 
 
