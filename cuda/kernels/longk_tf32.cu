@@ -18,8 +18,8 @@
 //
 // Parameters: 256 threads (8 warps), one block per SM; tiles of 16, 32 or 64 square (8 groups of one warp along k),
 // 64 x 128 or 128 x 64 (4 groups of 2) and 128 x 128 (2 groups of 4), chosen by Tiles below; stages of 16 KB of the
-// larger operand's tile (256, 128, 64 or 32 k), 4 of them (5 at 32 x 32); slices at least 1024 k deep, and at most
-// a group count times gemm::kTf32MaxChainK.
+// larger operand's tile below 64 (256 k at 16, 128 at 32; 4 and 5 stages) and 32 KB from 64 up (128 k at 64, 64 at
+// 128; 3 stages); slices at least 1024 k deep, and at most a group count times gemm::kTf32MaxChainK.
 #include "core/kernel/warp_k_tiles.h"
 #include "core/mma/tf32_warp_sums.cuh"
 

@@ -1,8 +1,8 @@
 // A warp's sums of its part of a tile of C on TF32 tensor cores, mma.sync m16n8k8 (core/mma/tf32_mma_sync.cuh), for
 // the warp_k frame (core/kernel/warp_k_slices.cuh): longk_tf32's arithmetic.
 //
-// The block shares one ring (BlockRing), whose stage holds the block's piece of K: 16 KB of the larger operand's
-// tile, copied in whole lines. A warp's part is at most 64 x 64 of the tile: tiles of up to 64 square are one part
+// The block shares one ring (BlockRing), whose stage holds the block's piece of K (kPieceBytes of the larger
+// operand's tile), copied in whole lines. A warp's part is at most 64 x 64 of the tile: tiles of up to 64 square are one part
 // and the 8 warps are 8 groups along k; 128 x 64 and 64 x 128 are two parts, 4 groups; 128 x 128 four parts, 2 groups.
 // Each value is rounded to TF32 (to nearest) as its fragment leaves the ring stage, which holds it as stored: one
 // 4-byte shared load per value, where the WarpStage strides put the lanes of one fragment read on 32 distinct banks
@@ -11,7 +11,7 @@
 // launcher keeps it within gemm::kTf32MaxChainK).
 //
 // A part of kPartM x kPartN is (kPartM / 16) x (kPartN / 8) m16n8 blocks, kPartM kPartN / 32 totals per lane (128 at
-// 64 x 64); rings of 5 stages at 32 x 32, else 4.
+// 64 x 64).
 #pragma once
 
 #include "core/kernel/warp_k_slices.cuh"
