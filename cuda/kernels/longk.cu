@@ -87,7 +87,7 @@ struct Ffma {
     static constexpr int kSide = kRows, kTileM = kSide, kTileN = kSide;
     static constexpr int kWarpsM = 1, kWarpsN = 1, kWarpsK = gemm::warp_k::kWarps;  // each warp the whole tile
     static constexpr int kStages = gemm::warp_k::kDefaultStages;
-    static constexpr int kWarpK = gemm::warp_k::warp_k(kSide);
+    static constexpr int kWarpK = 512 / kSide;  // every stage of a warp's ring 4 KB of operands, whatever the tile
     using Rings = gemm::warp_k::WarpRings;
     using A = WarpStage<OperandA, !OpA::kT, kSide, kWarpK, 0>;
     using B = WarpStage<OperandB, OpB::kT, kSide, kWarpK, 0>;

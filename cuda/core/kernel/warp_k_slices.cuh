@@ -33,8 +33,6 @@ namespace gemm::warp_k {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kDefaultStages = 5;  // a warp's ring, where a Math's stages fit five times
-// The k of every stage of one warp's ring over a square tile of `side`: 4 KB of operands, whatever the tile.
-__host__ __device__ constexpr int warp_k(int side) { return 512 / side; }
 
 // Who shares a ring: each warp its own, which holds the warp's share of every piece of K (WarpRings), or the whole
 // block one, which holds the whole piece (BlockRing). kCopiers threads copy each stage and meet at Sync; a stage
