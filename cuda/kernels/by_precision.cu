@@ -105,8 +105,8 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 
 std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
 
-// The largest C (in outputs) over which best_tf32 runs longk_tf32: it beat wgmma_tf32 on C of up to 19200 outputs
-// (96 x 200) and lost from 20449 (docs/experiments/2026-12-06-shared-ring.md).
+// The largest C (in outputs) over which best_tf32 runs longk_tf32: up to about this size it beats wgmma_tf32, past
+// it wgmma_tf32's tiles win (docs/experiments/2026-12-06-shared-ring.md gives the measurements).
 constexpr int64_t kLongkTf32MaxOutputs = 19200;
 
 // Whether best_tf32 runs longk_tf32: a long K over a C that best's long-K rule takes, whose smaller side is past
