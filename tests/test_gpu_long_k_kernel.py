@@ -51,12 +51,13 @@ def test_reads_unaligned_matrices(kernel, shape, ops):
     assert_accurate(kernel, C, a, b, K, f"{shape}, ops {ops}")
 
 
-@pytest.mark.parametrize("shape", [(64, 64, 1048576), (200, 30, 100000), (16, 16, 1000000), (130, 130, 1048576)],
+@pytest.mark.parametrize("shape", [(64, 64, 1048576), (200, 30, 100000), (16, 16, 1000000), (130, 130, 1048576),
+                                   (200, 200, 1048576)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_longk_tf32_is_as_accurate_as_cublas_tf32_over_a_long_k(shape):
     """Chains of at most kTf32MaxChainK per warp keep the tensor cores' own accumulation from adding to the error of
-    the TF32 inputs, which is what cuBLAS TF32's is (130 x 130: 4 tiles of 128, two warps' chains per slice, each
-    near the bound)."""
+    the TF32 inputs, which is what cuBLAS TF32's is (130 x 130: 9 tiles of 64; 200 x 200: 4 tiles of 128 in 33
+    slices, two warps' chains per slice, each about 15900 k, near the bound)."""
     M, N, K = shape
     A, B, a, b = operands(M, N, K, 0, 0, seed=K)
     ours = relative_error(product("longk_tf32", A, B, M, N, (0, 0)), a, b)

@@ -89,8 +89,8 @@ struct Ffma {
     static constexpr int kStages = gemm::warp_k::kDefaultStages;
     static constexpr int kWarpK = 512 / kSide;  // every stage of a warp's ring 4 KB of operands, whatever the tile
     using Rings = gemm::warp_k::WarpRings;
-    using A = WarpStage<OperandA, !OpA::kT, kSide, kWarpK, 0>;
-    using B = WarpStage<OperandB, OpB::kT, kSide, kWarpK, 0>;
+    using A = WarpStage<OperandA, !OpA::kT, kSide, Rings::stage_k(kWarpK, kWarpsK), 0, Rings::kCopiers>;
+    using B = WarpStage<OperandB, OpB::kT, kSide, Rings::stage_k(kWarpK, kWarpsK), 0, Rings::kCopiers>;
     using AValues = LaneValues<A, kSide, kLanesM>;
     using BValues = LaneValues<B, kSide, kLanesN>;
 

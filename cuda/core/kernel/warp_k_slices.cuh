@@ -53,7 +53,7 @@ struct BlockRing {
 // for op T): x[r][k], rows padded to kK + 4 floats, so that rows at one k fall on different banks; otherwise
 // x[k][r], rows padded to R + kPad floats (what the Math's reads need). Rows past op(X)'s are never copied: the
 // ring starts zeroed. kCopiers threads copy a stage (Rings::kCopiers).
-template <class Operand, bool kKAlongRows, int R, int kK, int kPad, int kCopiers = 32>
+template <class Operand, bool kKAlongRows, int R, int kK, int kPad, int kCopiers>
 struct WarpStage {
     static constexpr bool kAlongRows = kKAlongRows;
     static constexpr int kStride = kKAlongRows ? kK + 4 : R + kPad;

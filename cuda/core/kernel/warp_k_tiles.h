@@ -1,5 +1,5 @@
-// The tiles of the warp_k frame (core/kernel/warp_k_slices.cuh), host side: the tile shapes a rung compiles, and
-// which one a C takes, for the rung and for the dispatchers that ask how many tiles it would run.
+// The tiles of the warp_k frame (core/kernel/warp_k_slices.cuh), host side: the tile shapes a rung compiles, which
+// one a C takes, and the K slices over that many tiles.
 #pragma once
 
 #include <cstdint>
