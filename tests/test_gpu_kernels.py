@@ -404,6 +404,44 @@ def test_split_k_slices_added_in_a_cooperative_launch_match_the_reduction_bit_fo
         _library.check(lib.mm_split_k_sums_in_launch(1))
 
 
+@pytest.mark.parametrize("width", [8, 16, 24, 32, 64, 128, 256, 0], ids=lambda w: f"width {w or 'of the rule'}")
+def test_wgmma_tf32_slices_added_within_a_cluster_match_the_reduction_bit_for_bit(rng, width):
+    """wgmma_tf32's K slices, where every tile's slices (at most 8) run at once as one thread block cluster, are
+    added up by the cluster in shared memory in slice order (core/epilogue/warpgroup_cluster_sum.cuh), as split-K's
+    reduction adds them: no reduction kernel runs, and C has the reduction's bits. Every tile width, forced, on a
+    ragged C of few tiles over a K that the widths cut into 2 to 8 slices, and the rule's width on a panel; every op
+    combination (the direct path and both transposed ones), into a C poisoned with NaN."""
+    if not available("wgmma_tf32"):
+        pytest.skip("wgmma_tf32 is not available on this GPU")
+    torch = pytest.importorskip("torch")
+    lib = _library.library()
+    info = next(info for info in KERNELS if info.name == "wgmma_tf32")
+    M, N, K = (150, 90, 4096 if width == 64 else 2048) if width else (128, 4096, 4096)
+    a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
+    b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
+    reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
+    try:
+        _library.check(lib.mm_wgmma_tf32_force(width, 1, 1))
+        for op_a, op_b in itertools.product("NT", repeat=2):
+            label = f"{M}x{N}x{K} op {op_a}{op_b}"
+            results = {}
+            for allowed in (1, 0):
+                _library.check(lib.mm_split_k_sums_in_launch(allowed))
+                out = torch.full((M, N), float("nan"), device="cuda")
+                names = kernels_launched(torch, lambda: matmul_opt.run("wgmma_tf32", AS_OP[op_a](a), AS_OP[op_b](b),
+                                                                       out))
+                assert any("wgmma_tf32_kernel" in name for name in names), (label, names)
+                reduced = any("split_k_reduce" in name for name in names)
+                if allowed == 0 or width:  # whether the panel's 32 clusters of 4 all fit at once depends on the GPU
+                    assert reduced == (allowed == 0), (label, allowed, names)
+                results[allowed] = out.cpu().numpy()
+            assert np.array_equal(results[1].view(np.uint32), results[0].view(np.uint32)), label
+            check(info, results[1], reference, K)
+    finally:
+        _library.check(lib.mm_wgmma_tf32_force(0, 1, 1))
+        _library.check(lib.mm_split_k_sums_in_launch(1))
+
+
 def test_streamk_schedule_cases_are_correct(rng):
     """streamk's schedule depends on the tile count against the resident blocks P (SMs x blocks per SM):
     whole waves only, a remainder of at least half a wave (shared out alone), a small remainder (shared

@@ -37,6 +37,8 @@ BULK_SHAPES = [(5, 5600, 1100), (5600, 20, 700), (8188, 11, 300), (7, 5600, 1101
 # The longk kernel's tile of 32 over a ragged C, in K slices (split-K) added up in its cooperative launch, whose last
 # stage is partial.
 LONG_K_SHAPES = [(29, 31, 20001)]
+# wgmma_tf32's narrow tile over a ragged C of two tiles, K in 8 slices that each tile's cluster adds up.
+CLUSTER_SLICE_SHAPES = [(150, 90, 2048)]
 
 
 def main(argv=None) -> int:
@@ -57,7 +59,7 @@ def main(argv=None) -> int:
         if not matmul_opt.kernel_available(info.name):
             print(f"{info.name:<14} unavailable here, skipped", flush=True)
             continue
-        for M, N, K in SHAPES + WAVE_SHAPES + CUT_SHAPES + BULK_SHAPES + LONG_K_SHAPES:
+        for M, N, K in SHAPES + WAVE_SHAPES + CUT_SHAPES + BULK_SHAPES + LONG_K_SHAPES + CLUSTER_SLICE_SHAPES:
             A = rng.uniform(-1, 1, (M, K)).astype(np.float32)
             B = rng.uniform(-1, 1, (K, N)).astype(np.float32)
             C0 = rng.uniform(-1, 1, (M, N)).astype(np.float32)

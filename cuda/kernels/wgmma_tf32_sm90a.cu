@@ -156,28 +156,58 @@ struct Epilogue {
 
 constexpr int kThreads = Width<gemm::kWgmmaN>::kFrame.threads();
 
-template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
+// kClusterSum: a launch in clusters along z whose blocks each take one K slice of their cluster's tile and sum the
+// slices into C (gemm::RegisterOperandClusterSum); else the persistent walk, each unit into C, its slice or a piece.
+template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed, bool kClusterSum>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_tf32_kernel(const __grid_constant__ gemm::RegisterOperandMaps<1> maps, gemm::SliceOutput out, float* pieces,
                       gemm::PersistentSchedule s) {
     using W = Width<kBN>;
     static_assert(W::kFrame.threads() == kThreads, "every width's block has the same threads");
-    gemm::warp_specialized<W::kFrame, typename W::Tiles, typename W::Schedule,
-                           gemm::RegisterOperandProducer<W, 1, kMnMajor>, Mainloop<kBN, kMnMajor>,
-                           Epilogue<kBN, kAligned, kTransposed>>(Params{&maps, out, pieces, nullptr, s});
+    using Schedule = std::conditional_t<kClusterSum, typename W::ClusterSchedule, typename W::Schedule>;
+    using Finish = std::conditional_t<kClusterSum, gemm::RegisterOperandClusterSum<W, kBN, kTransposed>,
+                                      Epilogue<kBN, kAligned, kTransposed>>;
+    gemm::warp_specialized<W::kFrame, typename W::Tiles, Schedule, gemm::RegisterOperandProducer<W, 1, kMnMajor>,
+                           Mainloop<kBN, kMnMajor>, Finish>(Params{&maps, out, pieces, nullptr, s});
 }
 
-// The rung's launch (gemm::launch_on_path): t is the kernel's problem, its B the rounded copy.
+// The rung's launches (gemm::launch_on_path, gemm::launch_register_operand_clusters): t is the kernel's problem, its
+// B the rounded copy.
 struct Rung {
     template <int kBN, bool kAligned, bool kMnMajor, bool kTransposed>
     static mm_status launch(const GemmArgs& t, const gemm::PersistentSchedule& s, int blocks, gemm::SliceOutput out,
                             float* pieces, cudaStream_t stream) {
-        constexpr auto kernel = &wgmma_tf32_kernel<kBN, kAligned, kMnMajor, kTransposed>;
+        return launch_kernel<&wgmma_tf32_kernel<kBN, kAligned, kMnMajor, kTransposed, false>, kBN, kMnMajor>(
+            t, s, dim3(unsigned(blocks)), 1, out, pieces, stream);
+    }
+
+    // One cluster of s.splits() blocks along z per tile, which writes the tile's sum to out.
+    template <int kBN, bool kMnMajor, bool kTransposed>
+    static mm_status launch_clusters(const GemmArgs& t, const gemm::PersistentSchedule& s, gemm::SliceOutput out,
+                                     cudaStream_t stream) {
+        return launch_kernel<&wgmma_tf32_kernel<kBN, false, kMnMajor, kTransposed, true>, kBN, kMnMajor>(
+            t, s, dim3(unsigned(s.tiles()), 1, unsigned(s.splits())), unsigned(s.splits()), out, nullptr, stream);
+    }
+
+    // How many clusters of `splits` blocks of the cluster kernel run at once on the current GPU.
+    template <int kBN, bool kMnMajor, bool kTransposed>
+    static mm_status max_active_clusters(int splits, int* clusters) {
+        constexpr auto kernel = &wgmma_tf32_kernel<kBN, false, kMnMajor, kTransposed, true>;
+        MM_TRY(gemm::allow_shared_memory<kernel>(Width<kBN>::kSmemBytes, "cudaFuncSetAttribute"));
+        return gemm::max_active_clusters<kernel, gemm::kMaxClusterSlices, 0>(splits, 0, kThreads,
+                                                                             Width<kBN>::kSmemBytes, clusters);
+    }
+
+  private:
+    template <auto kKernel, int kBN, bool kMnMajor>
+    static mm_status launch_kernel(const GemmArgs& t, const gemm::PersistentSchedule& s, dim3 grid, unsigned cluster_z,
+                                   gemm::SliceOutput out, float* pieces, cudaStream_t stream) {
         constexpr int kSmemBytes = Width<kBN>::kSmemBytes;
         gemm::RegisterOperandMaps<1> maps;
         const float* const planes[1] = {t.B};
-        MM_TRY((gemm::encode_register_operand_maps<kernel, kBN, 1, kMnMajor>(t, planes, kSmemBytes, &maps)));
-        return gemm::launch(kernel, blocks, kThreads, kSmemBytes, stream, "wgmma_tf32", maps, out, pieces, s);
+        MM_TRY((gemm::encode_register_operand_maps<kKernel, kBN, 1, kMnMajor>(t, planes, kSmemBytes, &maps)));
+        return gemm::launch_in_clusters(cluster_z, kKernel, grid, kThreads, kSmemBytes, stream, "wgmma_tf32", maps,
+                                        out, pieces, s);
     }
 };
 
@@ -190,6 +220,11 @@ using Widths = gemm::SmallSideWidths::Plus<kMaxSmallSide, kNarrowBN, gemm::kWgmm
 template <gemm::OperandPath kPath>
 gemm::RegisterOperandLaunchers launchers(int width) {
     return Widths::launchers<Rung, kPath, kMinPieceKTiles, gemm::kWgmmaN>(width);
+}
+
+template <gemm::OperandPath kPath>
+gemm::RegisterOperandClusters clusters(int width) {
+    return Widths::clusters<Rung, kPath, gemm::kWgmmaN>(width);
 }
 
 // Set by wgmma_tf32::force: a width for every product (0: the rule's), whether the K-major transposed path runs,
@@ -229,18 +264,22 @@ int tile_splits(int64_t tiles, int width, int K, int sms) {
 }
 
 // Runs g (C of rows x columns in the kernel's orientation) on path kPath: through split-K where its tiles take K
-// slices, else over whole tiles with a split tail.
+// slices (summed by each tile's cluster where every cluster runs at once, else by the reduction), else over whole
+// tiles with a split tail.
 template <gemm::OperandPath kPath>
 mm_status run_tf32(const GemmArgs& k, int64_t rows, int64_t columns, int sms, cudaStream_t stream) {
     const int width = tile_width(rows, columns, k.K, sms);
     const int64_t tiles = tiles_of(rows, kBM) * tiles_of(columns, width);
     const int splits = tile_splits(tiles, width, k.K, sms);
     const gemm::RegisterOperandLaunchers l = launchers<kPath>(width);
-    if (splits > 1 || !split_tails.load()) return gemm::run_split_k(k, splits, kBK, l.slices, stream);
+    if (splits > 1 || !split_tails.load()) {
+        const gemm::RegisterOperandClusters c = clusters<kPath>(width);
+        return gemm::run_split_k_in_clusters(k, splits, kBK, l.slices, c.launch, c.fit, stream);
+    }
     return l.whole_tiles(k, stream);
 }
 
-constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false, false>;
+constexpr auto kRowMajorKernel = &wgmma_tf32_kernel<gemm::kWgmmaN, false, false, false, false>;
 
 }  // namespace
 

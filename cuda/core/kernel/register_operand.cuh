@@ -22,6 +22,7 @@
 #include "core/copy/bulk_tensor.cuh"
 #include "core/copy/tensor_map.h"
 #include "core/epilogue/direct_store.cuh"
+#include "core/epilogue/warpgroup_cluster_sum.cuh"
 #include "core/kernel/warp_specialized.cuh"
 #include "core/launch.h"
 #include "core/mma/wgmma_tf32.cuh"
@@ -85,6 +86,7 @@ struct RegisterOperandShape {
     static constexpr int kSmemBytes = kWarpSpecializedSmemBytes<Storage>;
     static_assert(fits_shared_memory(kSmemBytes, 1), "one block per SM");
     using Schedule = PersistentTiles<kRegisterTileRows, kBN, true>;
+    using ClusterSchedule = ClusterSliceTiles<kRegisterTileRows, kBN>;  // a launch whose clusters sum K slices
 };
 
 // The tensor maps of a launch: the register operand's and each shared-memory plane's.
@@ -221,6 +223,24 @@ __device__ __forceinline__ void store_register_operand_tile(const float (&acc)[k
             kRegisterTileRows, kBN, 0, 0, consumer_index);
 }
 
+// The epilogue of a launch in clusters of K slices (Shape::ClusterSchedule): the consumer warpgroups' accumulators
+// summed over the cluster into C (p.out.base, leading dimension p.out.ld), in the ring of Shape's storage.
+// kTransposed: the schedule is of C's transpose.
+template <class Shape, int kBN, bool kTransposed>
+struct RegisterOperandClusterSum {
+    using Sum = WarpgroupClusterSum<kRegisterTileRows, kBN, kTransposed, int(sizeof(typename Shape::Tiles))>;
+
+    template <class Params>
+    __device__ __forceinline__ static void store(const float (&acc)[kBN / 2], const TileUnit& w, int consumer_index,
+                                                 const Params& p) {
+        extern __shared__ uint8_t smem_raw[];
+        float* const ring = reinterpret_cast<float*>(swizzle_aligned(smem_raw));  // the frame's storage begins there
+        const int rows = kTransposed ? p.schedule.N : p.schedule.M, columns = kTransposed ? p.schedule.M : p.schedule.N;
+        Sum::store(acc, ring, w, consumer_index, p.out.base, p.out.ld, rows, columns);
+    }
+    __device__ __forceinline__ static void finish_producer() { Sum::finish_producer(); }
+};
+
 // The launches of a rung built on these parts. Rung::launch<kBN, kAligned, kMnMajor, kTransposed>(t, s, blocks, out,
 // pieces, stream) launches its kernel over t (the kernel's problem on the path) with out and pieces in C's
 // orientation.
@@ -269,6 +289,45 @@ constexpr RegisterOperandLaunchers kRegisterOperandLaunchers{
     &launch_register_operand_slices<Rung, kBN, kPath>,
     &launch_register_operand_whole_tiles<Rung, kBN, kPath, kMinPieceKTiles>};
 
+// The rung's kernel over g's K slices in clusters along z, each cluster one tile's slices, summed into C (a
+// ClusterLauncher over C = A·B). Rung::launch_clusters<kBN, kMnMajor, kTransposed>(t, s, out, stream) launches its
+// cluster kernel over t (the kernel's problem on the path) with out, C, in C's orientation.
+template <class Rung, int kBN, OperandPath kPath>
+mm_status launch_register_operand_clusters(const GemmArgs& g, int /*splits*/, int ktiles_per_split,
+                                           cudaStream_t stream) {
+    const GemmArgs t = register_operand_problem<kPath>(g);
+    const PersistentSchedule s =
+        persistent_schedule(t, kRegisterTileRows, kBN, kRegisterTileK, ktiles_per_split);
+    return Rung::template launch_clusters<kBN, kPath == OperandPath::kTransposedMnMajor,
+                                          kPath != OperandPath::kDirect>(t, s, SliceOutput{g.C, g.ldc, 0}, stream);
+}
+
+// Whether every tile's cluster of `splits` blocks runs at once on this GPU (Rung::max_active_clusters<kBN, kMnMajor,
+// kTransposed>(splits, &clusters) asks), where split-K's reduction would add the slices in one run: clusters that
+// wait for a second wave cost more than the reduction saves.
+template <class Rung, int kBN, OperandPath kPath>
+mm_status register_operand_clusters_fit(const GemmArgs& g, int splits, bool* fit) {
+    *fit = false;
+    int sms = 0;
+    MM_TRY(sm_count(&sms));
+    if (slice_order_runs(g.M, g.N, splits, sms) != 1) return MM_OK;
+    int clusters = 0;
+    MM_TRY((Rung::template max_active_clusters<kBN, kPath == OperandPath::kTransposedMnMajor,
+                                               kPath != OperandPath::kDirect>(splits, &clusters)));
+    const GemmArgs t = register_operand_problem<kPath>(g);
+    *fit = int64_t(clusters) >= tiles_of(t.M, kRegisterTileRows) * tiles_of(t.N, kBN);
+    return MM_OK;
+}
+
+// A width's launchers of K slices summed in clusters on a path.
+struct RegisterOperandClusters {
+    ClusterLauncher launch;
+    ClustersFit fit;
+};
+template <class Rung, int kBN, OperandPath kPath>
+constexpr RegisterOperandClusters kRegisterOperandClusters{&launch_register_operand_clusters<Rung, kBN, kPath>,
+                                                           &register_operand_clusters_fit<Rung, kBN, kPath>};
+
 // The tile widths a rung has, narrowest first (each a wgmma N).
 template <int... kWidths>
 struct TileWidths {
@@ -294,6 +353,14 @@ struct TileWidths {
         RegisterOperandLaunchers chosen = kRegisterOperandLaunchers<Rung, kOtherwise, kPath, kMinPieceKTiles>;
         ((width == kWidths ? void(chosen = kRegisterOperandLaunchers<Rung, kWidths, kPath, kMinPieceKTiles>) : void()),
          ...);
+        return chosen;
+    }
+
+    // The rung's launchers of clustered K slices at `width`, one of kWidths, else at kOtherwise.
+    template <class Rung, OperandPath kPath, int kOtherwise>
+    static RegisterOperandClusters clusters(int width) {
+        RegisterOperandClusters chosen = kRegisterOperandClusters<Rung, kOtherwise, kPath>;
+        ((width == kWidths ? void(chosen = kRegisterOperandClusters<Rung, kWidths, kPath>) : void()), ...);
         return chosen;
     }
 };

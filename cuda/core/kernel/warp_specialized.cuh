@@ -30,7 +30,9 @@
 //              operator()(Storage&, RingPosition<stages>&, const TileUnit&): the unit's K tiles from the ring
 //              position on, each waited for (Storage::wait_full) and given back (Storage::release);
 //              result(): the accumulators the epilogue takes (of type Mainloop::Accumulators)
-//   Epilogue:  static void store(const Mainloop::Accumulators&, const TileUnit&, int consumer_index, const Params&)
+//   Epilogue:  static void store(const Mainloop::Accumulators&, const TileUnit&, int consumer_index, const Params&);
+//              optionally static void finish_producer(): what every thread of the producer warpgroup does once the
+//              copies are issued (an epilogue that synchronises its cluster has them take part in its barriers)
 #pragma once
 
 #include <cstdint>
@@ -130,6 +132,7 @@ __device__ __forceinline__ void warp_specialized(const Params& params) {
     if (threadIdx.x < 128) {  // the producer warpgroup: one thread issues every copy, the other warps have no work
         warpgroup_release_registers<kFrame.producer_registers>();
         if (threadIdx.x == 0) produce<kFrame, Schedule, Producer>(st, params);
+        if constexpr (requires { Epilogue::finish_producer(); }) Epilogue::finish_producer();
     } else {
         warpgroup_claim_registers<kFrame.consumer_registers>();
         consume<kFrame, Schedule, Mainloop, Epilogue>(st, params, int(threadIdx.x) / 128 - 1);

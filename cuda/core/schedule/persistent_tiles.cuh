@@ -92,6 +92,16 @@ struct PersistentTiles {
     }
 };
 
+// The tile schedule of a launch in thread block clusters along z, each cluster one tile's K slices (a grid of
+// s.tiles() blocks along x by s.splits() along z, one unit per block): block (x, z) takes K slice z of tile x.
+template <int kBM, int kBN>
+struct ClusterSliceTiles {
+    __device__ __forceinline__ static int units(const PersistentSchedule& s) { return s.tiles(); }
+    __device__ __forceinline__ static TileUnit unit(const PersistentSchedule& s, int u) {
+        return unit_at<kBM, kBN>(s, u + s.tiles() * int(blockIdx.z));
+    }
+};
+
 // A position in a ring of kStages: the stage and the parity of its barriers' current phase.
 template <int kStages>
 struct RingPosition {
