@@ -370,19 +370,13 @@ def kernels_launched(torch, product):
     return [event.name for event in profile.events() if str(event.device_type).endswith("CUDA")]
 
 
-@pytest.mark.parametrize("kernel", ["longk", "longk_tf32"])
-@pytest.mark.parametrize("shape", [(20, 30, 100001), (12, 16, 70000), (5, 7, 40003), (50, 64, 90001)], ids=str)
-def test_split_k_slices_added_in_a_cooperative_launch_match_the_reduction_bit_for_bit(rng, kernel, shape):
-    """The longk kernels (core/kernel/warp_k_slices.cuh) write their K slices to the workspace and, where every
-    block runs at once, add them up at the end of the same launch (a cooperative launch, a grid barrier, then each
-    block sums a share of C in the reduction's order): no reduction kernel runs, and C has the reduction's bits.
-    Every tile side of each; every op combination, into a C poisoned with NaN."""
-    if not available(kernel):
-        pytest.skip(f"{kernel} is not available on this GPU")
-    torch = pytest.importorskip("torch")
+def check_sums_in_launch_match_the_reduction(torch, kernel, marker, M, N, K, rng, sums_run_in_launch=True):
+    """kernel's product of fresh M x K and K x N operands in every op combination, into a C poisoned with NaN, with
+    split-K's sums in the launch allowed and barred (mm_split_k_sums_in_launch): a kernel named with `marker` runs
+    both ways; barred, the reduction kernel runs, and allowed (where sums_run_in_launch) it does not; both give the
+    same bits, within the kernel's tolerance of a float64 reference."""
     lib = _library.library()
     info = next(info for info in KERNELS if info.name == kernel)
-    M, N, K = shape
     a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
     b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
     reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
@@ -394,14 +388,27 @@ def test_split_k_slices_added_in_a_cooperative_launch_match_the_reduction_bit_fo
                 _library.check(lib.mm_split_k_sums_in_launch(allowed))
                 out = torch.full((M, N), float("nan"), device="cuda")
                 names = kernels_launched(torch, lambda: matmul_opt.run(kernel, AS_OP[op_a](a), AS_OP[op_b](b), out))
-                assert any("warp_k_slices_kernel" in name for name in names), (label, names)
+                assert any(marker in name for name in names), (label, names)
                 reduced = any("split_k_reduce" in name for name in names)
-                assert reduced == (allowed == 0), (label, allowed, names)
+                if allowed == 0 or sums_run_in_launch:
+                    assert reduced == (allowed == 0), (label, allowed, names)
                 results[allowed] = out.cpu().numpy()
             assert np.array_equal(results[1].view(np.uint32), results[0].view(np.uint32)), label
             check(info, results[1], reference, K)
     finally:
         _library.check(lib.mm_split_k_sums_in_launch(1))
+
+
+@pytest.mark.parametrize("kernel", ["longk", "longk_tf32"])
+@pytest.mark.parametrize("shape", [(20, 30, 100001), (12, 16, 70000), (5, 7, 40003), (50, 64, 90001)], ids=str)
+def test_split_k_slices_added_in_a_cooperative_launch_match_the_reduction_bit_for_bit(rng, kernel, shape):
+    """The longk kernels (core/kernel/warp_k_slices.cuh) write their K slices to the workspace and, where every
+    block runs at once, add them up at the end of the same launch (a cooperative launch, a grid barrier, then each
+    block sums a share of C in the reduction's order): no reduction kernel runs, and C has the reduction's bits.
+    Every tile side of each; every op combination, into a C poisoned with NaN."""
+    if not available(kernel):
+        pytest.skip(f"{kernel} is not available on this GPU")
+    check_sums_in_launch_match_the_reduction(pytest.importorskip("torch"), kernel, "warp_k_slices_kernel", *shape, rng)
 
 
 @pytest.mark.parametrize("width", [8, 16, 24, 32, 64, 128, 256, 0], ids=lambda w: f"width {w or 'of the rule'}")
@@ -410,36 +417,19 @@ def test_wgmma_tf32_slices_added_within_a_cluster_match_the_reduction_bit_for_bi
     added up by the cluster in shared memory in slice order (core/epilogue/warpgroup_cluster_sum.cuh), as split-K's
     reduction adds them: no reduction kernel runs, and C has the reduction's bits. Every tile width, forced, on a
     ragged C of few tiles over a K that the widths cut into 2 to 8 slices, and the rule's width on a panel; every op
-    combination (the direct path and both transposed ones), into a C poisoned with NaN."""
+    combination (the direct path and both transposed ones)."""
     if not available("wgmma_tf32"):
         pytest.skip("wgmma_tf32 is not available on this GPU")
     torch = pytest.importorskip("torch")
     lib = _library.library()
-    info = next(info for info in KERNELS if info.name == "wgmma_tf32")
-    M, N, K = (150, 90, 4096 if width == 64 else 2048) if width else (128, 4096, 4096)
-    a = torch.from_numpy(rng.uniform(-1, 1, (M, K)).astype(np.float32)).cuda()
-    b = torch.from_numpy(rng.uniform(-1, 1, (K, N)).astype(np.float32)).cuda()
-    reference = a.cpu().double().numpy() @ b.cpu().double().numpy()
+    shape = (150, 90, 4096 if width == 64 else 2048) if width else (128, 4096, 4096)
     try:
         _library.check(lib.mm_wgmma_tf32_force(width, 1, 1))
-        for op_a, op_b in itertools.product("NT", repeat=2):
-            label = f"{M}x{N}x{K} op {op_a}{op_b}"
-            results = {}
-            for allowed in (1, 0):
-                _library.check(lib.mm_split_k_sums_in_launch(allowed))
-                out = torch.full((M, N), float("nan"), device="cuda")
-                names = kernels_launched(torch, lambda: matmul_opt.run("wgmma_tf32", AS_OP[op_a](a), AS_OP[op_b](b),
-                                                                       out))
-                assert any("wgmma_tf32_kernel" in name for name in names), (label, names)
-                reduced = any("split_k_reduce" in name for name in names)
-                if allowed == 0 or width:  # whether the panel's 32 clusters of 4 all fit at once depends on the GPU
-                    assert reduced == (allowed == 0), (label, allowed, names)
-                results[allowed] = out.cpu().numpy()
-            assert np.array_equal(results[1].view(np.uint32), results[0].view(np.uint32)), label
-            check(info, results[1], reference, K)
+        # Whether the panel's 32 clusters of 4 all fit at once depends on the GPU.
+        check_sums_in_launch_match_the_reduction(torch, "wgmma_tf32", "wgmma_tf32_kernel", *shape, rng,
+                                                 sums_run_in_launch=width != 0)
     finally:
         _library.check(lib.mm_wgmma_tf32_force(0, 1, 1))
-        _library.check(lib.mm_split_k_sums_in_launch(1))
 
 
 def test_streamk_schedule_cases_are_correct(rng):
