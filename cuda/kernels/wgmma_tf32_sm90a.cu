@@ -39,9 +39,11 @@
 //
 // Rounding is to nearest, ties away from zero (cvt.rna.tf32.f32), as in mma_tf32. Long K is cut into slices
 // (split-K, core/schedule/split_k.h), both to fill the SMs and to keep each accumulation chain within
-// kTf32MaxChainK. Where the tiles fill the SMs and K is not split, the ragged last wave's tiles go in K pieces that
-// every block shares when gemm::split_tail's model finds that shorter, and a pass sums the pieces into C
-// (schedule/split_tail.h, as wgmma_3xtf32 does).
+// kTf32MaxChainK. Where every tile's slices (at most gemm::kMaxClusterSlices) run at once as one thread block
+// cluster, the cluster adds them up in shared memory and writes C (core/epilogue/warpgroup_cluster_sum.cuh): no
+// workspace and no reduction kernel, the same bits. Where the tiles fill the SMs and K is not split, the ragged last
+// wave's tiles go in K pieces that every block shares when gemm::split_tail's model finds that shorter, and a pass
+// sums the pieces into C (schedule/split_tail.h, as wgmma_3xtf32 does).
 //
 // Changes vs mma_tf32: warpgroup MMAs with B read by the tensor cores from shared memory instead of warp MMAs from
 // register fragments; TMA copies on an mbarrier ring instead of cp.async; a producer warp and consumer warpgroups
