@@ -37,8 +37,8 @@ BULK_SHAPES = [(5, 5600, 1100), (5600, 20, 700), (8188, 11, 300), (7, 5600, 1101
 # The longk kernel's tile of 32 over a ragged C, in K slices (split-K) added up in its cooperative launch, whose last
 # stage is partial.
 LONG_K_SHAPES = [(29, 31, 20001)]
-# wgmma_tf32's narrow tile over a ragged C of two tiles, K in 8 slices that each tile's cluster adds up.
-CLUSTER_SLICE_SHAPES = [(150, 90, 2048)]
+# wgmma_tf32's narrow tile over a ragged C of two tiles, K in 7 slices that each tile's cluster adds up.
+CLUSTER_SLICE_SHAPES = [(150, 90, 1792)]
 
 
 def main(argv=None) -> int:
