@@ -416,14 +416,14 @@ def test_wgmma_tf32_slices_added_within_a_cluster_match_the_reduction_bit_for_bi
     """wgmma_tf32's K slices, where every tile's slices (at most 8) run at once as one thread block cluster, are
     added up by the cluster in shared memory in slice order (core/epilogue/warpgroup_cluster_sum.cuh), as split-K's
     reduction adds them: no reduction kernel runs, and C has the reduction's bits. Every tile width, forced, on a
-    ragged C of few tiles over a K that the widths cut into 3 to 7 slices (8 would make the reduction add them in two
-    runs, which the clusters do not), and the rule's width on a panel; every op combination (the direct path and both
-    transposed ones)."""
+    ragged C of at most 5 tiles (so few clusters that they fit on any Hopper GPU) over a K that the widths cut into 3
+    to 7 slices (8 would make the reduction add them in two runs, which the clusters do not), and the rule's width on
+    a panel; every op combination (the direct path and both transposed ones)."""
     if not available("wgmma_tf32"):
         pytest.skip("wgmma_tf32 is not available on this GPU")
     torch = pytest.importorskip("torch")
     lib = _library.library()
-    shape = (150, 90, 4096 if width == 64 else 1792) if width else (128, 4096, 4096)
+    shape = (40, 20, 4096 if width == 64 else 1792) if width else (128, 4096, 4096)
     try:
         _library.check(lib.mm_wgmma_tf32_force(width, 1, 1))
         # Whether the panel's 32 clusters of 4 all fit at once depends on the GPU.
