@@ -12,7 +12,9 @@ FINAL_OUT=$OUT OUT=/tmp/call-logs && rm -rf $OUT && mkdir -p $OUT
 trap 'tar czf $FINAL_OUT/logs.tgz -C /tmp call-logs' EXIT
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
 step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
-unxz() { python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$@"; }
+unxz() {
+    python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$@"
+}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv | tee $OUT/gpu.txt
 unxz .gitcarry/s26/lib_main.so.xz /tmp/lib_main.so
 unxz .gitcarry/s26/lib_branch.so.xz /tmp/lib_branch.so
@@ -27,7 +29,8 @@ HELD+=,384x14336x4096,1500x4096x11008
 for round in 1 2; do
     for lib in main branch; do
         MATMUL_OPT_LIBRARY=/tmp/lib_$lib.so step ab-$lib-$round timeout 100 python3 \
-            docs/experiments/2026-12-06-write-streams/ab.py --shapes $GRID,$HELD --kernels cublas_tf32,wgmma_tf32,best_tf32 \
+            docs/experiments/2026-12-06-write-streams/ab.py --shapes $GRID,$HELD \
+            --kernels cublas_tf32,wgmma_tf32,best_tf32 \
             --rounds 1 --repetitions 10 --json $OUT/ab-$lib-$round.json > $OUT/ab-$lib-$round.log 2>&1
     done
 done
