@@ -35,8 +35,8 @@ CUT_SHAPES = [(1153, 1153, 1153), (4225, 193, 2000)]
 # along its rows, whose rows start off 16-byte boundaries (K odd).
 BULK_SHAPES = [(5, 5600, 1100), (5600, 20, 700), (8188, 11, 300), (7, 5600, 1101)]
 # The longk kernel's tile of 32 over a ragged C, in K slices (split-K) added up in its cooperative launch, whose last
-# stage is partial.
-LONG_K_SHAPES = [(29, 31, 20001)]
+# stage is partial; and skinny's lanes with their k spread out (a C of at most 4 x 4) over a ragged last step.
+LONG_K_SHAPES = [(29, 31, 20001), (3, 2, 9001)]
 # wgmma_tf32's narrow tile over a ragged C of two tiles, K in 7 slices that each tile's cluster adds up.
 CLUSTER_SLICE_SHAPES = [(150, 90, 1792)]
 

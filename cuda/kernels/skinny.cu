@@ -394,10 +394,14 @@ mm_status launch_kernel(const GemmArgs& g, const Plan& p, int splits, int k_per_
             });
         return with_alignment(rows_aligned16(v.Y, v.ldy), [&](auto y_vector) {
             return for_y([&](auto y) {
+                constexpr YRows kY = decltype(y)::value;
+                constexpr bool kYVector = decltype(y_vector)::value;
+                if (p.lane_quads == 1)  // L at most 4, and so S: a lane's k spread out
+                    return with_rows<1, kMaxRowsInTwoSteps>(p.rows, [&](auto row_count) {
+                        return launch(skinny_along_l<decltype(row_count)::value, kY, kXVector, kYVector, true>, 0);
+                    });
                 return with_rows<1, kMaxRowsAlongL>(p.rows, [&](auto row_count) {
-                    return launch(skinny_along_l<decltype(row_count)::value, decltype(y)::value, kXVector,
-                                                 decltype(y_vector)::value>,
-                                  0);
+                    return launch(skinny_along_l<decltype(row_count)::value, kY, kXVector, kYVector>, 0);
                 });
             });
         });

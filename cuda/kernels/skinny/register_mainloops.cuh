@@ -19,19 +19,32 @@ static_assert(kMaxSmallSide == kMaxSGroups * kMaxRowsAlongL, "skinny.h's limit: 
 // X along K: the rows of X a warp takes at once, and so the rows of a block.
 constexpr int kRowsPerWarp = 4, kRowsPerBlock = kWarps * kRowsPerWarp;
 
-// Y(s0 + s, k .. k + 3) for s < kRows (zero past S and past k_end), by how Y is stored; s0 a multiple of 4 where
-// kRows is. kYVector: Y's stored rows may be read 16 bytes at a time. kInside: the caller knows every load lies
-// inside and may be read 16 bytes at a time (k + 3 < k_end, kYVector, and Y along S: s0 + kRows rounded up to 4 <= S),
-// so none is guarded; along K a row past S then reads row S - 1 instead of zeros (its sums are never written).
-template <int kRows, YRows kY, bool kYVector, bool kInside = false>
+// Y(s0 + s, k + j * kKStep) for s < kRows and j < 4 (zero past S and past k_end), as y[s]'s four elements, by how
+// Y is stored; s0 a multiple of 4 where kRows is. kYVector: Y's stored rows may be read 16 bytes at a time. kInside:
+// the caller knows every load lies inside and may be read 16 bytes at a time (kKStep 1, k + 3 < k_end, kYVector,
+// and Y along S: s0 + kRows rounded up to 4 <= S), so none is guarded; along K a row past S then reads row S - 1
+// instead of zeros (its sums are never written).
+template <int kRows, YRows kY, bool kYVector, bool kInside = false, int kKStep = 1>
 __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, int s0, int k, int k_end) {
     using gemm::CachedLoad;
-    if constexpr (kY == YRows::kAlongK) {  // Y's stored rows are s: 4 k of one s per load
+    static_assert(kKStep == 1 || !kInside, "spread k are guarded one by one");
+    if constexpr (kY == YRows::kAlongK && kKStep == 1) {  // Y's stored rows are s: 4 k of one s per load
 #pragma unroll
         for (int s = 0; s < kRows; ++s) {
             y[s] = kInside ? CachedLoad::four(v.Y + int64_t(min(s0 + s, v.S - 1)) * v.ldy + k)
                            : gemm::guarded_row4<CachedLoad>(v.Y + int64_t(s0 + s) * v.ldy, k,
                                                             s0 + s < v.S ? k_end : 0, kYVector);
+        }
+    }
+    if constexpr (kY == YRows::kAlongK && kKStep > 1) {  // one k of one s per load
+#pragma unroll
+        for (int s = 0; s < kRows; ++s) {
+            const float* const row = v.Y + int64_t(s0 + s) * v.ldy;
+            float e[4];
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+                e[j] = s0 + s < v.S && k + j * kKStep < k_end ? CachedLoad::one(row + k + j * kKStep) : 0.f;
+            y[s] = make_float4(e[0], e[1], e[2], e[3]);
         }
     }
     if constexpr (kY == YRows::kAlongS) {  // Y's stored rows are k: 4 s of one k per load
@@ -40,9 +53,10 @@ __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, 
         for (int j = 0; j < 4; ++j)
 #pragma unroll
             for (int s = 0; s < kRows; s += 4) {
-                const float* const row = v.Y + int64_t(k + j) * v.ldy;
+                const int kj = k + j * kKStep;
+                const float* const row = v.Y + int64_t(kj) * v.ldy;
                 const float4 q = kInside ? CachedLoad::four(row + s0 + s)
-                                         : gemm::guarded_row4<CachedLoad>(row, s0 + s, k + j < k_end ? v.S : 0,
+                                         : gemm::guarded_row4<CachedLoad>(row, s0 + s, kj < k_end ? v.S : 0,
                                                                           kYVector);
 #pragma unroll
                 for (int i = 0; i < 4 && s + i < kRows; ++i) e[s + i][j] = gemm::f4_get(q, i);
@@ -52,10 +66,10 @@ __device__ __forceinline__ void load_y(float4 (&y)[kRows], const SkinnyView& v, 
     }
 }
 
-// One turn of the mainloop along L: kTurn steps of 4 k, stride apart from k, into acc. kInside: every load of the
-// turn lies inside and is aligned (the interior of the slice, where the loads need no guards), else each is
-// guarded.
-template <int kRows, int kTurn, YRows kY, bool kXVector, bool kYVector, bool kInside>
+// One turn of the mainloop along L: kTurn steps, stride apart from k, of 4 k each (k + j * kKStep), into acc.
+// kInside: every load of the turn lies inside and is aligned (the interior of the slice, where the loads need no
+// guards), else each is guarded.
+template <int kRows, int kTurn, YRows kY, bool kXVector, bool kYVector, bool kInside, int kKStep = 1>
 __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const SkinnyView& v, int l, int s0, int k,
                                              int stride, int k_end) {
     float4 x[kTurn][4], y[kTurn][kRows];
@@ -64,11 +78,12 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
         const int kt = k + t * stride;
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-            const float* const row = v.X + int64_t(kt + j) * v.ldx;
+            const int kj = kt + j * kKStep;
+            const float* const row = v.X + int64_t(kj) * v.ldx;
             x[t][j] = kInside ? gemm::StreamedLoad::four(row + l)
-                              : gemm::guarded_row4<gemm::StreamedLoad>(row, l, kt + j < k_end ? v.L : 0, kXVector);
+                              : gemm::guarded_row4<gemm::StreamedLoad>(row, l, kj < k_end ? v.L : 0, kXVector);
         }
-        load_y<kRows, kY, kYVector, kInside>(y[t], v, s0, kt, k_end);
+        load_y<kRows, kY, kYVector, kInside, kKStep>(y[t], v, s0, kt, k_end);
     }
 #pragma unroll
     for (int t = 0; t < kTurn; ++t)
@@ -90,9 +105,14 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
 // every lane of the warp run without guards; the rest, and every turn otherwise, guard each load. Both add the same
 // products in the same order. With two steps per turn the guarded turns alone measure as fast or faster
 // (docs/experiments/2026-12-04-along-l-interior.md).
-template <int kRows, YRows kY, bool kXVector, bool kYVector>
+// kSpreadK: a lane's 4 k lie k_lanes apart rather than side by side, so that the lanes of a load read consecutive
+// rows of X: for X whose rows hold one l-quad (lane_quads 1, L at most 4), where side-by-side k would have each load
+// of the warp touch a sector per lane and every sector twice.
+template <int kRows, YRows kY, bool kXVector, bool kYVector, bool kSpreadK = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
     constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
+    static_assert(!kSpreadK || kTurn == 2, "spread k: at most kMaxRowsInTwoSteps rows, all turns guarded");
+    constexpr int kKStep = kSpreadK ? 32 : 1;  // lane_quads 1: 32 k-lanes
     __shared__ float4 block_sums[kRows][32];   // [s][l-quad of the block]
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int lane_quads = v.lane_quads, k_lanes = 32 / lane_quads;
@@ -104,7 +124,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
     const int stride = 4 * k_lanes * kWarps;  // k the block advances per step
 
     float acc[kRows][4] = {};
-    int k = k_begin + 4 * (warp * k_lanes + kl);
+    int k = k_begin + 4 * warp * k_lanes + (kSpreadK ? kl : 4 * kl);
     if constexpr (kXVector && kYVector && kTurn == 1) {
         // Warp-uniform: the block's last l-quad inside L, and the turn's last k of the warp's last k-lane inside the
         // slice; so the lanes of a warp leave the unguarded turns together and never run the two kinds apart.
@@ -115,7 +135,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
                 along_l_turn<kRows, kTurn, kY, kXVector, kYVector, true>(acc, v, l, s0, k, stride, k_end);
     }
     for (; k < k_end; k += kTurn * stride)
-        along_l_turn<kRows, kTurn, kY, kXVector, kYVector, false>(acc, v, l, s0, k, stride, k_end);
+        along_l_turn<kRows, kTurn, kY, kXVector, kYVector, false, kKStep>(acc, v, l, s0, k, stride, k_end);
 
     // The lanes of one l-quad hold sums over different k: a butterfly over the k-lane bits; then the warps' sums,
     // added in warp order.
