@@ -47,6 +47,23 @@ def test_best_takes_every_op_combination_on_odd_and_large_shapes(ops, shape):
     assert error <= tolerance("fp32", K), f"relative error {error:.3e}"
 
 
+@pytest.mark.parametrize("stored", [(70, 90), (1100, 1030)], ids=["narrow-tiles", "wide-tiles"])
+def test_an_operand_rearranged_on_the_gpu_gives_the_bits_of_its_row_major_copy(stored):
+    """advanced takes row-major operands only, so op = T operands pass through the library's transposing gather
+    (32-wide tiles for a small operand, 64-wide ones from two tiles per SM on: op(A) of 1030 x 1100 is 306 such tiles):
+    the product equals, bit for bit, the same kernel's product of the row-major copies PyTorch makes."""
+    K, M = stored
+    N = 33
+    A, B, a, b = operands(M, N, K, 1, 1, seed=K + M)
+    results = []
+    for ops, (x, y) in (((1, 1), (A, B)), ((0, 0), (a.contiguous(), b.contiguous()))):
+        C = torch.full((M, N), float("nan"), device="cuda")
+        gemm("advanced", *ops, x, y, C)
+        results.append(C)
+    assert torch.isfinite(results[0]).all()
+    assert torch.equal(*results)
+
+
 def test_best_reads_op_t_operands_in_place_where_a_rearranged_copy_would_not_fit():
     """A stored K x M takes 3 GiB; with 256 MiB of device memory left, best runs op(A)·op(B) for both op = T,
     while advanced, which takes row-major operands only, fails to allocate the row-major copy of op(A). (The copy is
