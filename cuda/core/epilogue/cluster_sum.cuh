@@ -23,6 +23,37 @@ struct ClusterOutput {
     int runs;
 };
 
+// The sum of a tile that every block of `cluster` holds in its shared memory at `tile` (kRows x kColumns, rows kLd
+// floats apart): this block adds up its share of the tile's quads over the cluster's blocks, in `runs` runs of
+// consecutive ranks (split-K's slice order: each run summed in order from zero, the runs' sums added in run order),
+// and writes them to c (the tile's (0,0) in C, leading dimension ldc), rows_left x columns_left of C from there.
+// The block's threads from kFirstThread on take part: kThreads of them, or every one (kThreads 0).
+template <int kRows, int kColumns, int kLd, bool kAligned, int kFirstThread = 0, int kThreads = 0>
+__device__ void add_cluster_tile(const cooperative_groups::cluster_group& cluster, float* tile, float* c, int64_t ldc,
+                                 int rows_left, int columns_left, int runs) {
+    constexpr int kQuadsPerRow = kColumns / 4, kQuads = kRows * kQuadsPerRow;
+    const int ranks = int(cluster.num_blocks()), rank = int(cluster.block_rank());  // rank = slice along z
+    const int run = (ranks - 1) / runs + 1;
+    const int end = (rank + 1) * kQuads / ranks;
+    for (int q = rank * kQuads / ranks + int(threadIdx.x) - kFirstThread; q < end;
+         q += kThreads ? kThreads : int(blockDim.x)) {
+        const int row = q / kQuadsPerRow, col = q % kQuadsPerRow * 4;
+        if (row >= rows_left || col >= columns_left) continue;
+        const int at = row * kLd + col;
+        float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+        for (int g = 0; g < runs; ++g) {
+            float4 part = make_float4(0.f, 0.f, 0.f, 0.f);
+            for (int r = g * run; r < ranks && r < (g + 1) * run; ++r)
+                add4(part, *reinterpret_cast<const float4*>(cluster.map_shared_rank(tile, r) + at));
+            if (g == 0)
+                s = part;
+            else
+                add4(s, part);
+        }
+        store4<kAligned>(c + int64_t(row) * ldc + col, columns_left - col, s);
+    }
+}
+
 template <int BM, int BN>
 struct ClusterSum {
     // The tile's rows are padded by 4 floats, so that the 8 rows a warp's lanes write at once fall on different banks.
@@ -51,26 +82,7 @@ struct ClusterSum {
                                     acc[4 * f + i][4 * g + 3]);
                 }
         cluster.sync();
-        constexpr int kQuadsPerRow = BN / 4, kQuads = BM * kQuadsPerRow;
-        const int ranks = int(cluster.num_blocks()), rank = int(cluster.block_rank());  // rank = slice along z
-        const int run = (ranks - 1) / runs + 1;
-        const int end = (rank + 1) * kQuads / ranks;
-        for (int q = rank * kQuads / ranks + int(threadIdx.x); q < end; q += int(blockDim.x)) {
-            const int row = q / kQuadsPerRow, col = q % kQuadsPerRow * 4;
-            if (row >= m_rem || col >= n_rem) continue;
-            const int at = row * kLd + col;
-            float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-            for (int g = 0; g < runs; ++g) {
-                float4 part = make_float4(0.f, 0.f, 0.f, 0.f);
-                for (int r = g * run; r < ranks && r < (g + 1) * run; ++r)
-                    add4(part, *reinterpret_cast<const float4*>(cluster.map_shared_rank(smem, r) + at));
-                if (g == 0)
-                    s = part;
-                else
-                    add4(s, part);
-            }
-            store4<kAligned>(c + int64_t(row) * ldc + col, n_rem - col, s);
-        }
+        add_cluster_tile<BM, BN, kLd, kAligned>(cluster, smem, c, ldc, m_rem, n_rem, runs);
         cluster.sync();  // no block leaves while another still reads its tile
 #endif
     }

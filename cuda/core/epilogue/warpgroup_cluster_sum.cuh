@@ -3,9 +3,10 @@
 // warpgroups' MMAs have retired, each puts its 64 x kN accumulators into the block's ring, laid out as C's tile
 // (transposed where the kernel computes C's transpose); the ring is free by then, since the block's one unit has
 // had every K tile land and no copy is left to fill it. Then each block adds up a share of the tile's rows over
-// every block of the cluster, reading their shared memory (distributed shared memory), and writes it to C. The
-// slices are added in order from zero, as split-K's slice-order reduction adds them in one run (slice_order_runs
-// of 1): the same bits, with no workspace and no second kernel.
+// every block of the cluster, reading their shared memory (distributed shared memory), and writes it to C, as the
+// FFMA tiles' cluster epilogue does (epilogue/cluster_sum.cuh's add_cluster_tile). The slices are added in order
+// from zero, as split-K's slice-order reduction adds them in one run (slice_order_runs of 1): the same bits, with no
+// workspace and no second kernel.
 //
 // Every thread of every block takes part in the cluster's two barriers (the tiles written; every read of them done,
 // so that no block leaves while another reads its shared memory): the consumers through store, the producer
@@ -17,7 +18,7 @@
 #include <cooperative_groups.h>
 
 #include "core/copy/bulk_tensor.cuh"
-#include "core/epilogue/direct_store.cuh"
+#include "core/epilogue/cluster_sum.cuh"
 #include "core/schedule/persistent_tiles.cuh"
 
 namespace gemm {
@@ -31,7 +32,7 @@ struct WarpgroupClusterSum {
     static constexpr int kRows = kTransposed ? kN : kTileRows, kColumns = kTransposed ? kTileRows : kN;
     static constexpr int kLd = kColumns + 4;
     static_assert(kRows * kLd * int(sizeof(float)) <= kRingBytes, "C's tile fits the ring it reuses");
-    static constexpr int kConsumerThreads = 2 * 128;
+    static constexpr int kProducerThreads = 128, kConsumerThreads = 2 * 128;  // the block's warpgroups, in order
     static_assert(kTileRows == 64 * 2, "two consumer warpgroups of 64 rows");
 
     // A consumer thread (consumer warpgroup c): its accumulators (core/mma/wgmma_tf32.cuh's D layout) into the tile
@@ -57,25 +58,16 @@ struct WarpgroupClusterSum {
                     ring[kTransposed ? k * kLd + r : r * kLd + k] = acc[4 * j + 2 * half + e];
                 }
         cluster.sync();
-        // This block's share of the tile's quads, each summed over the cluster's blocks in slice order.
+        // This block's share of the tile, summed over the cluster's blocks in slice order (one run).
         const int c_row0 = kTransposed ? w.n0 : w.m0, c_col0 = kTransposed ? w.m0 : w.n0;
+        float* const c_tile = C + int64_t(c_row0) * ldc + c_col0;
         const int rows_left = c_rows - c_row0, columns_left = c_columns - c_col0;
-        const bool aligned = (reinterpret_cast<uintptr_t>(C) & 15u) == 0 && ldc % 4 == 0;
-        constexpr int kQuadsPerRow = kColumns / 4, kQuads = kRows * kQuadsPerRow;
-        const int ranks = int(cluster.num_blocks()), rank = int(cluster.block_rank());
-        const int end = (rank + 1) * kQuads / ranks;
-        for (int q = rank * kQuads / ranks + int(threadIdx.x) - 128; q < end; q += kConsumerThreads) {
-            const int r = q / kQuadsPerRow, k = q % kQuadsPerRow * 4;
-            if (r >= rows_left || k >= columns_left) continue;
-            float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-            for (int z = 0; z < ranks; ++z)
-                add4(sum, *reinterpret_cast<const float4*>(cluster.map_shared_rank(ring, z) + r * kLd + k));
-            float* const out = C + int64_t(c_row0 + r) * ldc + c_col0 + k;
-            if (aligned)
-                store4<true>(out, columns_left - k, sum);
-            else
-                store4<false>(out, columns_left - k, sum);
-        }
+        if ((reinterpret_cast<uintptr_t>(C) & 15u) == 0 && ldc % 4 == 0)
+            add_cluster_tile<kRows, kColumns, kLd, true, kProducerThreads, kConsumerThreads>(
+                cluster, ring, c_tile, ldc, rows_left, columns_left, 1);
+        else
+            add_cluster_tile<kRows, kColumns, kLd, false, kProducerThreads, kConsumerThreads>(
+                cluster, ring, c_tile, ldc, rows_left, columns_left, 1);
         cluster.sync();  // no block leaves while another still reads its tile
 #endif
     }
