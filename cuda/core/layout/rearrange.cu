@@ -2,10 +2,8 @@
 // tile is read along whichever source dimension has unit stride (column-wise when row_stride is 1) and written to
 // dst row by row. Tile rows are padded by one float against bank conflicts. Contiguous rows need no tile.
 //
-// Both kinds of pass are short beside the products they serve, and on a small operand their time is the latency of
-// a few round trips to memory rather than bytes; so the launch gives them enough blocks to keep every SM busy: the
-// gather's tiles shrink from 64 to 32 where 64-wide ones would leave SMs idle, and the copy of contiguous rows shares
-// out all of the matrix's 16-byte groups, not whole rows, to every thread of a grid sized to the work.
+// On a small operand a 64-wide tile per block leaves SMs idle, and the pass's time is the latency of its few blocks'
+// round trips to memory rather than bytes: there the tiles are 32 wide, four times as many blocks.
 #include "core/layout/rearrange.h"
 
 #include <algorithm>
@@ -65,63 +63,52 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
 
 // A gather of rows stored contiguously (column_stride 1, rows of src and dst 16-byte aligned): nothing to transpose,
 // so each thread takes four values at a time straight from src and writes what kValues says of them to dst (and
-// dst2). The matrix's groups of four (row-major, a ragged one at the end of each row) are shared out with a grid
-// stride, kGroupsInFlight per thread at a time, all loaded before any is written.
-constexpr int kRowThreads = 256, kGroupsInFlight = 4;
+// dst2). Blocks take rows with a grid stride.
+constexpr int kRowThreads = 256;
 
 template <Values kValues>
 __global__ void __launch_bounds__(kRowThreads)
     rows_kernel(const float* __restrict__ src, int64_t rows, int64_t cols, int64_t ld_src, float* __restrict__ dst,
                 float* __restrict__ dst2, int* __restrict__ row_flags, int64_t ld_dst) {
-    const int64_t per_row = (cols + 3) / 4, groups = rows * per_row;
-    const int64_t stride = int64_t(gridDim.x) * kRowThreads;
-    for (int64_t first = int64_t(blockIdx.x) * kRowThreads + threadIdx.x; first < groups;
-         first += kGroupsInFlight * stride) {
-        float x[kGroupsInFlight][4];
-#pragma unroll
-        for (int u = 0; u < kGroupsInFlight; ++u) {
-            const int64_t g = first + u * stride, r = g / per_row, c = 4 * (g - r * per_row);
-            if (g >= groups) continue;
-            if (c + 4 <= cols) {
+    const int64_t groups = (cols + 3) / 4;
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        bool nonfinite = false;
+        for (int64_t q = threadIdx.x; q < groups; q += kRowThreads) {
+            const int64_t c = 4 * q;
+            const bool whole = c + 4 <= cols;
+            float x[4];
+            if (whole) {
                 const float4 v = *reinterpret_cast<const float4*>(src + r * ld_src + c);
-                x[u][0] = v.x, x[u][1] = v.y, x[u][2] = v.z, x[u][3] = v.w;
+                x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
             } else {
 #pragma unroll
-                for (int i = 0; i < 4; ++i) x[u][i] = c + i < cols ? src[r * ld_src + c + i] : 0.0f;
+                for (int i = 0; i < 4; ++i) x[i] = c + i < cols ? src[r * ld_src + c + i] : 0.0f;
             }
-        }
-#pragma unroll
-        for (int u = 0; u < kGroupsInFlight; ++u) {
-            const int64_t g = first + u * stride, r = g / per_row, c = 4 * (g - r * per_row);
-            if (g >= groups) continue;
-            uint32_t first_part[4], second_part[4];
-            bool nonfinite = false;
+            uint32_t first[4], second[4];
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 if constexpr (kValues == Values::kTf32Split) {
-                    const Tf32Split parts = split_tf32(x[u][i]);
-                    first_part[i] = parts.big, second_part[i] = parts.small;
-                    nonfinite |= c + i < cols && !isfinite(__uint_as_float(parts.big));
+                    const Tf32Split parts = split_tf32(x[i]);
+                    first[i] = parts.big, second[i] = parts.small;
+                    nonfinite |= !isfinite(__uint_as_float(parts.big));
                 } else {
-                    first_part[i] = kValues == Values::kTf32 ? to_tf32(x[u][i]) : __float_as_uint(x[u][i]);
+                    first[i] = kValues == Values::kTf32 ? to_tf32(x[i]) : __float_as_uint(x[i]);
                 }
             }
-            if (c + 4 <= cols) {
-                *reinterpret_cast<uint4*>(dst + r * ld_dst + c) =
-                    make_uint4(first_part[0], first_part[1], first_part[2], first_part[3]);
+            if (whole) {
+                *reinterpret_cast<uint4*>(dst + r * ld_dst + c) = make_uint4(first[0], first[1], first[2], first[3]);
                 if constexpr (kValues == Values::kTf32Split)
                     *reinterpret_cast<uint4*>(dst2 + r * ld_dst + c) =
-                        make_uint4(second_part[0], second_part[1], second_part[2], second_part[3]);
+                        make_uint4(second[0], second[1], second[2], second[3]);
             } else {
                 for (int i = 0; c + i < cols; ++i) {
-                    dst[r * ld_dst + c + i] = __uint_as_float(first_part[i]);
-                    if constexpr (kValues == Values::kTf32Split)
-                        dst2[r * ld_dst + c + i] = __uint_as_float(second_part[i]);
+                    dst[r * ld_dst + c + i] = __uint_as_float(first[i]);
+                    if constexpr (kValues == Values::kTf32Split) dst2[r * ld_dst + c + i] = __uint_as_float(second[i]);
                 }
             }
-            if constexpr (kValues == Values::kTf32Split)
-                if (nonfinite) row_flags[r] = 1;  // every writer writes the same value
         }
+        if constexpr (kValues == Values::kTf32Split)
+            if (nonfinite) row_flags[r] = 1;
     }
 }
 
@@ -144,24 +131,18 @@ int64_t tiles_of_gather(int64_t rows, int64_t cols) {
     return (rows + kTile - 1) / kTile * ((cols + kTile - 1) / kTile);
 }
 
-// Blocks of kRowThreads for the copy of contiguous rows: one group of four per thread, up to kRowBlocksPerSm blocks
-// per SM, past which each thread takes more.
-constexpr int64_t kRowBlocksPerSm = 8;
-
 template <Values kValues>
 mm_status launch_gather_of(const float* src, int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride,
                            float* dst, float* dst2, int* row_flags, int64_t ld_dst, cudaStream_t stream) {
     if (rows == 0 || cols == 0) return MM_OK;
-    int sms = 0;
-    MM_TRY(sm_count(&sms));
     if (column_stride == 1 && rows_aligned16(src, row_stride) && rows_aligned16(dst, ld_dst) &&
         (dst2 == nullptr || rows_aligned16(dst2, ld_dst))) {
-        const int64_t groups = rows * ((cols + 3) / 4);
-        const int64_t blocks = std::min((groups - 1) / kRowThreads + 1, kRowBlocksPerSm * sms);
-        return gemm::launch(rows_kernel<kValues>, unsigned(blocks), kRowThreads, 0, stream, "rearranging an operand",
-                            src, rows, cols, row_stride, dst, dst2, row_flags, ld_dst);
+        return gemm::launch(rows_kernel<kValues>, unsigned(std::min<int64_t>(rows, 65535)), kRowThreads, 0, stream,
+                            "rearranging an operand", src, rows, cols, row_stride, dst, dst2, row_flags, ld_dst);
     }
     const bool read_by_column = row_stride == 1 && column_stride != 1;
+    int sms = 0;
+    MM_TRY(sm_count(&sms));
     const auto launch_tiles = [&](auto kernel, int tile, int64_t tiles) {
         return gemm::launch(kernel, unsigned(std::min<int64_t>(tiles, 65535)), dim3(tile, kRowsPerPass), 0, stream,
                             "rearranging an operand", src, rows, cols, row_stride, column_stride, read_by_column, dst,
