@@ -6,8 +6,9 @@
 #      the rows copy, which is main's again here);
 #   2. fixed_cost.py on C of at most 4 x 4 over a long K, main and new in alternating processes (2 rounds);
 #   3. asv's grid suite for this commit;
-#   4. the sanitizers call 1 left unrun: initcheck and synccheck over skinny, wgmma_tf32, wgmma_3xtf32, advanced;
-#      racecheck over advanced.
+#   4. the sanitizers call 1 left unrun: initcheck and synccheck over skinny, wgmma_tf32, wgmma_3xtf32, advanced
+#      (racecheck over advanced is left out for the device time; call 1 ran it over the other three, whose op = T
+#      paths take the same gathers).
 export OUT=${OUT:-/tmp/out}
 FINAL_OUT=$OUT OUT=/tmp/call-logs && rm -rf $OUT && mkdir -p $OUT
 trap 'tar czf $FINAL_OUT/logs.tgz -C /tmp call-logs; tar czf $FINAL_OUT/asv.tgz results/asv' EXIT
@@ -37,5 +38,3 @@ tail -3 $OUT/asv.log
 step sanitize-1 timeout 120 python3 -m tools.sanitize --tools initcheck,synccheck \
     --kernels skinny,wgmma_tf32,wgmma_3xtf32,advanced --jobs 4 > $OUT/sanitize-1.log 2>&1
 tail -9 $OUT/sanitize-1.log; cp results/latest/sanitizer-*.log $OUT/ 2>/dev/null
-step sanitize-2 timeout 60 python3 -m tools.sanitize --tools racecheck --kernels advanced > $OUT/sanitize-2.log 2>&1
-tail -2 $OUT/sanitize-2.log; mkdir -p $OUT/s; cp results/latest/sanitizer-*.log $OUT/s/ 2>/dev/null
