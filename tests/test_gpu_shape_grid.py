@@ -65,7 +65,7 @@ def test_skinny_takes_every_small_side_orientation_and_op_combination(side, orie
                          ids=lambda s: "x".join(map(str, s)))
 def test_skinny_on_short_and_long_k(shape, ops):
     """K of one element, of a few, and long enough that the launcher splits it across blocks (the split-K
-    reduction with many slices); C of at most 4 x 4, whose lanes take k spread out."""
+    reduction with many slices); C of at most 4 x 4, whose lanes take k spread out wherever X lies along L."""
     M, N, K = shape
     C, a, b = product("skinny", M, N, K, ops, seed=K + 2 * ops[0] + ops[1])
     assert_accurate(C, a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")
