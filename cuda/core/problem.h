@@ -71,7 +71,7 @@ typedef mm_status (*GemmLauncher)(const GemmArgs& args, cudaStream_t stream);
 
 // True when every row of the matrix at `base` with leading dimension `ld` starts 16-byte aligned, so that its
 // rows may be read or written as float4.
-inline bool rows_aligned16(const void* base, int64_t ld) {
+__host__ __device__ __forceinline__ bool rows_aligned16(const void* base, int64_t ld) {
     return (reinterpret_cast<uintptr_t>(base) & 15u) == 0 && ld % 4 == 0;
 }
 

@@ -22,7 +22,7 @@
 //   lanes are `lane_quads` l-quads (fastest) by the rest along K, so that a warp reads whole lines of X's rows and
 //   the lanes of one k read the same Y, a broadcast. Up to 8 rows of Y (S x 4 sums in registers; 16 rows would
 //   overflow them). Where L is at most 4 (one l-quad), a lane's 4 k lie 32 apart instead, so that the lanes of a
-//   load read consecutive rows of X rather than a sector each.
+//   load read consecutive rows of X rather than rows 4 apart.
 // - X with its rows along K (A as stored for op_a = N; B for op_b = T, the weight layout of x @ W^T): a warp takes
 //   4 rows of X at once, its 32 lanes side by side along K (512 contiguous bytes of a row per load), and a lane holds
 //   4 x S sums; the lanes' sums meet in a shuffle butterfly at the end. Up to 4 rows of Y whose rows may be read

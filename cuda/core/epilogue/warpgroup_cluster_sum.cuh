@@ -19,6 +19,7 @@
 
 #include "core/copy/bulk_tensor.cuh"
 #include "core/epilogue/cluster_sum.cuh"
+#include "core/problem.h"
 #include "core/schedule/persistent_tiles.cuh"
 
 namespace gemm {
@@ -62,7 +63,7 @@ struct WarpgroupClusterSum {
         const int c_row0 = kTransposed ? w.n0 : w.m0, c_col0 = kTransposed ? w.m0 : w.n0;
         float* const c_tile = C + int64_t(c_row0) * ldc + c_col0;
         const int rows_left = c_rows - c_row0, columns_left = c_columns - c_col0;
-        if ((reinterpret_cast<uintptr_t>(C) & 15u) == 0 && ldc % 4 == 0)
+        if (rows_aligned16(C, ldc))
             add_cluster_tile<kRows, kColumns, kLd, true, kProducerThreads, kConsumerThreads>(
                 cluster, ring, c_tile, ldc, rows_left, columns_left, 1);
         else

@@ -2,8 +2,8 @@
 // tile is read along whichever source dimension has unit stride (column-wise when row_stride is 1) and written to
 // dst row by row. Tile rows are padded by one float against bank conflicts. Contiguous rows need no tile.
 //
-// On a small operand a 64-wide tile per block leaves SMs idle, and the pass's time is the latency of its few blocks'
-// round trips to memory rather than bytes: there the tiles are 32 wide, four times as many blocks.
+// On a small operand 64-wide tiles, one per block, are fewer than the SMs: there the tiles are 32 wide, four times
+// as many blocks.
 #include "core/layout/rearrange.h"
 
 #include <algorithm>

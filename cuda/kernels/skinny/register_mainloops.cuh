@@ -106,8 +106,8 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
 // products in the same order. With two steps per turn the guarded turns alone measure as fast or faster
 // (docs/experiments/2026-12-04-along-l-interior.md).
 // kSpreadK: a lane's 4 k lie k_lanes apart rather than side by side, so that the lanes of a load read consecutive
-// rows of X: for X whose rows hold one l-quad (lane_quads 1, L at most 4), where side-by-side k would have each load
-// of the warp touch a sector per lane and every sector twice.
+// rows of X: for X whose rows hold one l-quad (lane_quads 1, L at most 4), where side-by-side k would have the lanes
+// of a load read rows 4 apart, and the warp's four loads read the same sectors again (rows of 16 bytes or less).
 template <int kRows, YRows kY, bool kXVector, bool kYVector, bool kSpreadK = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
     constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
     const int stride = 4 * k_lanes * kWarps;  // k the block advances per step
 
     float acc[kRows][4] = {};
-    int k = k_begin + 4 * warp * k_lanes + (kSpreadK ? kl : 4 * kl);
+    int k = kSpreadK ? k_begin + 4 * warp * k_lanes + kl : k_begin + 4 * (warp * k_lanes + kl);
     if constexpr (kXVector && kYVector && kTurn == 1) {
         // Warp-uniform: the block's last l-quad inside L, and the turn's last k of the warp's last k-lane inside the
         // slice; so the lanes of a warp leave the unguarded turns together and never run the two kinds apart.
