@@ -61,11 +61,12 @@ def test_skinny_takes_every_small_side_orientation_and_op_combination(side, orie
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(1, 1, 1), (3, 5, 2), (16, 16, 7), (5, 40000, 9), (40000, 2, 13), (1, 1, 300001),
                                    (13, 7, 250000), (2, 3000, 60000), (9000, 4, 40000), (40, 11, 300000),
-                                   (32, 30, 200000), (4, 3, 90001), (4, 4, 50000)],
+                                   (32, 30, 200000), (4, 3, 90001), (4, 4, 50000), (2, 1, 120001), (1, 3, 70003)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_skinny_on_short_and_long_k(shape, ops):
     """K of one element, of a few, and long enough that the launcher splits it across blocks (the split-K
-    reduction with many slices); C of at most 4 x 4, whose lanes take k spread out wherever X lies along L."""
+    reduction with many slices); C of at most 4 x 4, whose lanes take k spread out, taken as it is or transposed
+    by its layout rather than by which side is smaller."""
     M, N, K = shape
     C, a, b = product("skinny", M, N, K, ops, seed=K + 2 * ops[0] + ops[1])
     assert_accurate(C, a, b, K, f"skinny {M}x{N}x{K}, ops {ops}")

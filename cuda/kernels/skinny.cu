@@ -9,7 +9,8 @@
 //
 // The problem as this kernel sees it: C's small side S and large side L, C(s, l) = sum_k Y(s, k) X(k, l), with X
 // the large operand (K x L) and Y the small one (S x K). For M <= N, Y = op(A) and X = op(B); otherwise the kernel
-// computes C's transpose (Y = op(B)^T, X = op(A)^T) and writes it transposed. Every op combination is read as
+// computes C's transpose (Y = op(B)^T, X = op(A)^T) and writes it transposed; but a C of at most 4 x 4 is taken the
+// way round that lays X's rows along L where one does (S may then exceed L). Every op combination is read as
 // stored. Where the large side is wide (bulk_wide), or Y has more rows than the mainloops below take, and the GPU
 // has bulk tensor copies, the bulk mainloop streams X through shared memory, whichever way it is stored, up to 24
 // rows of Y (kernels/skinny/bulk_mainloop.cuh); where one block per column would leave SMs idle, K is cut into
@@ -67,7 +68,7 @@ using namespace skinny;
 
 // The launch's shape, from g alone.
 struct Plan {
-    bool small_m;  // S = M (Y = op(A)), else S = N and C is computed transposed
+    bool small_m;  // S = M (Y = op(A)), else S = N and C is computed transposed (takes_c_as_is)
     XRows x;
     YRows y;
     bool staged;  // X along K through shared memory (staged_mainloop.cuh)
@@ -91,10 +92,24 @@ int ceil_pow2(int64_t n) {
     return p;
 }
 
+// A C whose sides are both at most this is one l-quad wide either way round: its large operand is a few long vectors.
+constexpr int kTinySide = 4;
+
+// Whether the kernel takes C as it is (S = M), else its transpose: the smaller side as S; but for a C of at most
+// kTinySide x kTinySide, the way round in which X's rows lie along L, where one does, since only the mainloop along
+// L spreads a lane's k (the one along K gives each of a block's warps its own rows of X, most of them past L).
+bool takes_c_as_is(const GemmArgs& g) {
+    if (g.M <= kTinySide && g.N <= kTinySide) {
+        if (g.op_b == MM_OP_N) return true;   // X = op(B), rows along L
+        if (g.op_a == MM_OP_T) return false;  // X = op(A)^T, rows along L
+    }
+    return g.M <= g.N;
+}
+
 // How X and Y are stored, and S and L, for g.
 Plan layout(const GemmArgs& g) {
     Plan p{};
-    p.small_m = g.M <= g.N;
+    p.small_m = takes_c_as_is(g);
     p.S = p.small_m ? g.M : g.N;
     p.L = p.small_m ? g.N : g.M;
     if (p.small_m) {
