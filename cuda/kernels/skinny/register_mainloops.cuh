@@ -110,8 +110,8 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
 // of a load read rows 4 apart, and the warp's four loads read the same sectors again (rows of 16 bytes or less).
 template <int kRows, YRows kY, bool kXVector, bool kYVector, bool kSpreadK = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
-    constexpr int kTurn = kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps whose loads are in flight together
-    static_assert(!kSpreadK || kTurn == 2, "spread k: at most kMaxRowsInTwoSteps rows, all turns guarded");
+    constexpr int kTurn = kSpreadK && kRows <= 2 ? 4 : kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps in flight
+    static_assert(!kSpreadK || kTurn >= 2, "spread k: at most kMaxRowsInTwoSteps rows, all turns guarded");
     constexpr int kKStep = kSpreadK ? 32 : 1;  // lane_quads 1: 32 k-lanes
     __shared__ float4 block_sums[kRows][32];   // [s][l-quad of the block]
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
