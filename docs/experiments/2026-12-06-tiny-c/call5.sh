@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Device call 5 of this record (prepared, not run), from the branch tiny-c-next with .gitcarry/s28/lib_main.so.xz
-# (main at dc94b5e), lib_orient.so.xz (tiny-c-orient: a C of at most 4 x 4 taken the way round that lays X along L)
+# (main at e4a5758), lib_orient.so.xz (tiny-c-orient: a C of at most 4 x 4 taken the way round that lays X along L)
 # and lib_next.so.xz (that, and spread-k kernels of at most 2 rows with 4 steps of loads in flight) carried:
 #   1. lib_next: skinny's GPU tests (the new 2x1 and 1x3 shapes among them);
 #   2. fixed_cost.py on C of at most 4 x 4 over a long K, the three libraries in alternating processes, 2 rounds;
