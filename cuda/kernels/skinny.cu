@@ -46,7 +46,7 @@
 // Parameters: bulk: tiles of 32 k x 128 l, a ring of 6, up to 24 rows of Y rounded up to a multiple of 4.
 // Otherwise 256 threads, 2 blocks per SM; a group's rows rounded up to 1, 2, 4 or 8 rows of sums per lane (X along
 // L), 1, 2 or 4 (X along K, registers) or 4, 8 or 16 (staged), up to 4 groups; 2 steps in flight per loop turn for up
-// to 4 rows, 1 for more (registers).
+// to 4 rows, 1 for more, and 4 for the spread-k kernels of 1 or 2 rows (registers).
 #include "kernels/skinny.h"
 
 #include <climits>

@@ -107,7 +107,8 @@ __device__ __forceinline__ void along_l_turn(float (&acc)[kRows][4], const Skinn
 // (docs/experiments/2026-12-04-along-l-interior.md).
 // kSpreadK: a lane's 4 k lie k_lanes apart rather than side by side, so that the lanes of a load read consecutive
 // rows of X: for X whose rows hold one l-quad (lane_quads 1, L at most 4), where side-by-side k would have the lanes
-// of a load read rows 4 apart, and the warp's four loads read the same sectors again (rows of 16 bytes or less).
+// of a load read rows 4 apart, and the warp's four loads read the same sectors again (rows of 16 bytes or less). Its
+// kernels of 1 or 2 rows keep 4 steps in flight per turn, so that a block's slice of a long dot product is one turn.
 template <int kRows, YRows kY, bool kXVector, bool kYVector, bool kSpreadK = false>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(const SkinnyView v) {
     constexpr int kTurn = kSpreadK && kRows <= 2 ? 4 : kRows <= kMaxRowsInTwoSteps ? 2 : 1;  // steps in flight
