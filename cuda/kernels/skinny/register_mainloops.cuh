@@ -125,6 +125,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) skinny_along_l(cons
     const int stride = 4 * k_lanes * kWarps;  // k the block advances per step
 
     float acc[kRows][4] = {};
+    // A lane's first k: its k-lane's 4 consecutive k, or, spread, k-lane kl's first of 4 k that lie k_lanes apart.
     int k = kSpreadK ? k_begin + 4 * warp * k_lanes + kl : k_begin + 4 * (warp * k_lanes + kl);
     if constexpr (kXVector && kYVector && kTurn == 1) {
         // Warp-uniform: the block's last l-quad inside L, and the turn's last k of the warp's last k-lane inside the
