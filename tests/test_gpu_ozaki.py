@@ -67,13 +67,19 @@ def toy(M, K, N):
     return np.tile(rows, (M, 1)).astype(np.float32), np.tile(columns[:, None], (1, N)).astype(np.float32)
 
 
+# (M, K, N): lines of both operands in a few groups of k sums over a mid K, and in one group over a long K, whose
+# sums the scaling check's blocks share out in wider tiles of k.
+CHECK_SHAPES = [(160, 3001, 120), (48, 20011, 40)]
+
+
+@pytest.mark.parametrize("shape", CHECK_SHAPES, ids=str)
 @pytest.mark.parametrize("inputs", ["rescaled 2^+-10", "rescaled 2^+-20", "toy"])
-def test_ozaki_computes_what_its_scaling_cannot_carry_as_wgmma_3xtf32(inputs):
+def test_ozaki_computes_what_its_scaling_cannot_carry_as_wgmma_3xtf32(inputs, shape):
     """The scheme itself would be 1e-4 to 1 off here (docs/experiments/2026-12-04-ozaki-guard.md emulates it): the
     scaling check sends the product to wgmma_3xtf32, whose bits it returns, within the fp32 tolerance."""
     requires("ozaki_int8", "wgmma_3xtf32")
     rng = np.random.default_rng()
-    M, K, N = 160, 3001, 120
+    M, K, N = shape
     A, B = toy(M, K, N) if inputs == "toy" else rescaled(rng, M, K, N, int(inputs.split("+-")[1]))
     C = matmul_opt.run("ozaki_int8", A, B)
     assert np.array_equal(C, matmul_opt.run("wgmma_3xtf32", A, B))
@@ -112,12 +118,14 @@ def test_ozaki_keeps_the_contract_against_cublas_on_a_c_it_sums_in_one_chain(kin
     assert errors["ozaki_int8"] <= allowed * errors["cublas"], errors
 
 
+@pytest.mark.parametrize("shape", CHECK_SHAPES, ids=str)
 @pytest.mark.parametrize("kind", list(INPUT_KINDS))
-def test_ozaki_carries_the_contracts_inputs_itself(kind):
+def test_ozaki_carries_the_contracts_inputs_itself(kind, shape):
     """Uniform and spread inputs pass the scaling check: the result is the scheme's, not wgmma_3xtf32's bits."""
     requires("ozaki_int8", "wgmma_3xtf32")
     rng = np.random.default_rng()
-    A, B = INPUT_KINDS[kind](rng, (160, 3001)), INPUT_KINDS[kind](rng, (3001, 120))
+    M, K, N = shape
+    A, B = INPUT_KINDS[kind](rng, (M, K)), INPUT_KINDS[kind](rng, (K, N))
     assert not np.array_equal(matmul_opt.run("ozaki_int8", A, B), matmul_opt.run("wgmma_3xtf32", A, B))
 
 

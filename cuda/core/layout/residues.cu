@@ -16,13 +16,10 @@ constexpr int kTileLines = 32;             // lines of one block of the residue 
 constexpr int kLinesPerWarp = kTileLines / kWarps;
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
+constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of 16 k allow: about 8 per SM
 
 // Whether x is left to the fix-up: an Inf or NaN, or a magnitude of kOzakiLargeMagnitude or more.
 __device__ __forceinline__ bool uncarried(float x) { return !(fabsf(x) < kOzakiLargeMagnitude); }
-
-// 2^e as a double, exactly, for e within the double exponent's normal range (a multiplication by it is exact where
-// ldexp would call a function that handles every range).
-__device__ __forceinline__ double power_of_two(int e) { return __longlong_as_double((long long)(e + 1023) << 52); }
 
 // One block per line stored as a row: its largest magnitude and whether a value the scheme leaves to the fix-up is
 // there.
@@ -53,15 +50,15 @@ __global__ void line_max_along_rows(OperandLines op, unsigned* max_bits, int* fl
     }
 }
 
-// A thread per line stored as a column, a stretch of kThreads k per block row: atomicMax of the bits, which gives
-// the same maximum in any order.
-__global__ void line_max_along_columns(OperandLines op, unsigned* max_bits, int* flags) {
+// A thread per line stored as a column, a stretch of k per block row (column_stretch): atomicMax of the bits,
+// which gives the same maximum in any order.
+__global__ void line_max_along_columns(OperandLines op, int stretch, unsigned* max_bits, int* flags) {
     const int64_t line = blockIdx.x * int64_t(kThreads) + threadIdx.x;
     if (line >= op.lines) return;
-    for (int64_t k0 = blockIdx.y * int64_t(kThreads); k0 < op.k; k0 += int64_t(gridDim.y) * kThreads) {
+    for (int64_t k0 = blockIdx.y * int64_t(stretch); k0 < op.k; k0 += int64_t(gridDim.y) * stretch) {
         unsigned top = 0;
         bool flagged = false;
-        const int64_t end = min(op.k, k0 + kThreads);
+        const int64_t end = min(op.k, k0 + stretch);
         for (int64_t k = k0; k < end; ++k) {
             const float v = op.x[k * op.ld + line];
             if (uncarried(v))
@@ -99,15 +96,15 @@ __global__ void line_norms_along_rows(OperandLines op, const unsigned* max_bits,
     }
 }
 
-// A thread per line stored as a column, a stretch of kThreads k per block row (integer sums: any order gives the
-// same total).
-__global__ void line_norms_along_columns(OperandLines op, const unsigned* max_bits, uint64_t* norms) {
+// A thread per line stored as a column, a stretch of k per block row (column_stretch; integer sums: any order
+// gives the same total).
+__global__ void line_norms_along_columns(OperandLines op, int stretch, const unsigned* max_bits, uint64_t* norms) {
     const int64_t line = blockIdx.x * int64_t(kThreads) + threadIdx.x;
     if (line >= op.lines) return;
     const int e = line_exponent(max_bits[line]);
-    for (int64_t k0 = blockIdx.y * int64_t(kThreads); k0 < op.k; k0 += int64_t(gridDim.y) * kThreads) {
+    for (int64_t k0 = blockIdx.y * int64_t(stretch); k0 < op.k; k0 += int64_t(gridDim.y) * stretch) {
         uint64_t sum = 0;
-        const int64_t end = min(op.k, k0 + kThreads);
+        const int64_t end = min(op.k, k0 + stretch);
         for (int64_t k = k0; k < end; ++k) sum += norm_term(op.x[k * op.ld + line], e);
         if (sum != 0) atomicAdd(reinterpret_cast<unsigned long long*>(norms + line), sum);
     }
@@ -279,22 +276,39 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
     return int(b < most ? b : most);
 }
 
+// The k of one thread's stretch down a column in the passes over lines stored as columns: the longest of 16 to
+// kThreads that still gives kColumnPassBlocks blocks, so that a small operand's pass keeps enough loads in flight
+// (a thread's loads of a stretch follow one another).
+int column_stretch(const OperandLines& op) {
+    int stretch = kThreads;
+    while (stretch > 16 && int64_t(blocks_for(op.lines, kThreads, INT32_MAX)) *
+                                   blocks_for(op.k, stretch, kMaxGridY) < kColumnPassBlocks)
+        stretch /= 2;
+    return stretch;
+}
+
+dim3 column_pass_grid(const OperandLines& op, int stretch) {
+    return dim3(unsigned(blocks_for(op.lines, kThreads, INT32_MAX)), unsigned(blocks_for(op.k, stretch, kMaxGridY)));
+}
+
 }  // namespace
 
 mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags, cudaStream_t stream) {
     if (op.k_contiguous)
         return launch(line_max_along_rows, dim3(unsigned(op.lines)), dim3(kThreads), 0, stream, "the lines' maxima",
                       op, max_bits, flags);
-    const dim3 grid(unsigned(blocks_for(op.lines, kThreads, INT32_MAX)), unsigned(blocks_for(op.k, kThreads, kMaxGridY)));
-    return launch(line_max_along_columns, grid, dim3(kThreads), 0, stream, "the lines' maxima", op, max_bits, flags);
+    const int stretch = column_stretch(op);
+    return launch(line_max_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream, "the lines' maxima",
+                  op, stretch, max_bits, flags);
 }
 
 mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream) {
     if (op.k_contiguous)
         return launch(line_norms_along_rows, dim3(unsigned(op.lines)), dim3(kThreads), 0, stream, "the lines' norms",
                       op, max_bits, norms);
-    const dim3 grid(unsigned(blocks_for(op.lines, kThreads, INT32_MAX)), unsigned(blocks_for(op.k, kThreads, kMaxGridY)));
-    return launch(line_norms_along_columns, grid, dim3(kThreads), 0, stream, "the lines' norms", op, max_bits, norms);
+    const int stretch = column_stretch(op);
+    return launch(line_norms_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream,
+                  "the lines' norms", op, stretch, max_bits, norms);
 }
 
 mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms, int64_t b_lines,

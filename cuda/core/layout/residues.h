@@ -109,6 +109,10 @@ __host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kOz
     return (long long)sum;
 }
 
+// 2^e as a double, exactly, for e within the double exponent's normal range (a multiplication by it is exact where
+// ldexp would call a function that handles every range).
+__device__ __forceinline__ double power_of_two(int e) { return __longlong_as_double((long long)(e + 1023) << 52); }
+
 // e with max |x| < 2^e (frexp's exponent) for the line whose largest magnitude has these bits, 0 for a line of zeros;
 // a subnormal largest magnitude is max_bits 2^-149, of as many significant bits as max_bits has. Selects rather than
 // branches: the rebuild takes it for every element.

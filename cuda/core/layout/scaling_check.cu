@@ -13,7 +13,9 @@ constexpr int kColumnTileK = 32;      // k of one block over lines stored as col
 constexpr int kColumnKPerWarp = kColumnTileK / kWarps;
 constexpr int64_t kMostBlocks = 1024; // of either kernel's k tiles times groups, about
 constexpr int64_t kLeastGroupLines = 64;
-constexpr int64_t kProductTileK = 16 * kThreads;  // k of one block of k_products_kernel
+constexpr int64_t kMostCheckBlocks = 512;  // of the k sums' combination, whose tiles the blocks share out
+constexpr int kCheckSums = 5;               // per block: A's and B's k totals, their products, and each operand's
+                                            // sum over its lines of 2^(2e)
 
 __device__ __forceinline__ double carried_square(float v) {
     const double x = fabsf(v) < kOzakiLargeMagnitude ? double(v) : 0.0;  // Inf, NaN and the largest: the fix-up's
@@ -61,62 +63,90 @@ __device__ double block_sum(double value) {
     return total;
 }
 
-// Sum over the lines (with a nonzero maximum) of u^2 = 2^(2 (e - line_bits - 1)).
-__device__ double rounding_squares(const unsigned* max_bits, int64_t lines, int line_bits) {
+// This block's share of an operand's lines (a fixed cut by block index): the sum over those with a nonzero maximum
+// of 2^(2e), e the line's exponent. A line rounded to `bits` bits has u^2 = 2^(2e) 2^(-2 (bits + 1)), so one sum
+// serves every count of moduli.
+__device__ double exponent_squares(const unsigned* max_bits, int64_t lines) {
+    const int64_t share = (lines - 1) / gridDim.x + 1, first = blockIdx.x * share;
+    const int64_t end = min(lines, first + share);
     double sum = 0.0;
-    for (int64_t i = threadIdx.x; i < lines; i += kThreads)
-        if (max_bits[i] != 0) sum += exp2(2.0 * (line_exponent(max_bits[i]) - line_bits - 1));
+    for (int64_t i = first + threadIdx.x; i < end; i += kThreads)
+        if (max_bits[i] != 0) sum += power_of_two(2 * line_exponent(max_bits[i]));
     return block_sum(sum);
 }
 
-// The k sums of both operands combined, block by block: each block's sums over its kProductTileK k of
-// ||op(A)(:, k)||^2, ||op(B)(k, :)||^2 and their product, into block_sums[3 * block ..].
-__global__ void __launch_bounds__(kThreads) k_products_kernel(KSquares a_squares, KSquares b_squares, int64_t k,
-                                                              double* block_sums) {
-    double a_total = 0.0, b_total = 0.0, scale = 0.0;
-    const int64_t first = blockIdx.x * int64_t(kProductTileK), end = min(k, first + kProductTileK);
-    for (int64_t kk = first + threadIdx.x; kk < end; kk += kThreads) {
-        double a = 0.0, b = 0.0;
-        for (int64_t g = 0; g < a_squares.groups; ++g) a += a_squares.partial[g * k + kk];
-        for (int64_t g = 0; g < b_squares.groups; ++g) b += b_squares.partial[g * k + kk];
-        a_total += a, b_total += b, scale += a * b;
-    }
-    a_total = block_sum(a_total), b_total = block_sum(b_total), scale = block_sum(scale);
-    if (threadIdx.x == 0) {
-        double* const out = block_sums + 3 * int64_t(blockIdx.x);
-        out[0] = a_total, out[1] = b_total, out[2] = scale;
-    }
-}
-
-// The sums of the lines' rounding errors squared, sum_i u_i^2 and sum_j v_j^2, at alpha + beta = bits.
-struct RoundingSquares {
-    double u2, v2;
+// How the k sums' combination lays warps over a tile: `along_groups` warps split each k's groups (every
+// along_groups-th group each, in order), the block's other warps take further runs of 32 k, so that few groups still
+// keep every warp busy.
+struct CheckTiles {
+    int along_groups;  // 1, 2, 4 or 8
+    int64_t tile_k;    // 32 * kWarps / along_groups
+    int64_t tiles;
+    int blocks;
 };
 
-__device__ RoundingSquares rounding_squares(const unsigned* a_max_bits, int64_t a_lines, const unsigned* b_max_bits,
-                                            int64_t b_lines, int bits) {
-    return {rounding_squares(a_max_bits, a_lines, (bits + 1) / 2), rounding_squares(b_max_bits, b_lines, bits / 2)};
+CheckTiles check_tiles(int64_t most_groups, int64_t k) {
+    int along_groups = 1;
+    while (along_groups < kWarps && along_groups < most_groups) along_groups *= 2;
+    const int64_t tile_k = 32 * (kWarps / along_groups), tiles = (k - 1) / tile_k + 1;
+    return {along_groups, tile_k, tiles, int(tiles < kMostCheckBlocks ? tiles : kMostCheckBlocks)};
 }
 
-// One block: rho for each count of moduli from the lines' exponents and the k_products_kernel blocks' sums, and the
-// verdict.
-__global__ void __launch_bounds__(kThreads) scaling_check_kernel(const unsigned* a_max_bits, int64_t a_lines,
-                                                                 const unsigned* b_max_bits, int64_t b_lines,
-                                                                 const double* block_sums, int64_t blocks, int64_t k,
-                                                                 const int* bits, int chain_order, int* moduli) {
-    const RoundingSquares all = rounding_squares(a_max_bits, a_lines, b_max_bits, b_lines,
-                                                 bits[scaling_bits_index(kOzakiModuli)]);
-    const RoundingSquares fewest = rounding_squares(a_max_bits, a_lines, b_max_bits, b_lines,
-                                                    bits[scaling_bits_index(kOzakiFewestModuli)]);
+// The k sums of both operands combined: over the tiles of k that this block takes (every gridDim.x-th), the sums of
+// ||op(A)(:, k)||^2, ||op(B)(k, :)||^2 and their product, and this block's share of each operand's lines' 2^(2e),
+// into block_sums[kCheckSums * block ..]. Every sum has a fixed order for the shape (the same bits on every run).
+__global__ void __launch_bounds__(kThreads) k_products_kernel(KSquares a_squares, KSquares b_squares, int64_t k,
+                                                              CheckTiles t, const unsigned* a_max_bits,
+                                                              int64_t a_lines, const unsigned* b_max_bits,
+                                                              int64_t b_lines, double* block_sums) {
+    __shared__ double warp_a[kWarps][32], warp_b[kWarps][32];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int first_group = warp % t.along_groups, run = warp / t.along_groups;
     double a_total = 0.0, b_total = 0.0, scale = 0.0;
-    for (int64_t block = threadIdx.x; block < blocks; block += kThreads) {
-        a_total += block_sums[3 * block], b_total += block_sums[3 * block + 1], scale += block_sums[3 * block + 2];
+    for (int64_t tile = blockIdx.x; tile < t.tiles; tile += gridDim.x) {
+        const int64_t kk = tile * t.tile_k + run * 32 + lane;
+        double a = 0.0, b = 0.0;
+        if (kk < k) {
+            for (int64_t g = first_group; g < a_squares.groups; g += t.along_groups) a += a_squares.partial[g * k + kk];
+            for (int64_t g = first_group; g < b_squares.groups; g += t.along_groups) b += b_squares.partial[g * k + kk];
+        }
+        warp_a[warp][lane] = a, warp_b[warp][lane] = b;
+        __syncthreads();
+        if (first_group == 0) {
+            double ak = 0.0, bk = 0.0;
+            for (int w = warp; w < warp + t.along_groups; ++w) ak += warp_a[w][lane], bk += warp_b[w][lane];
+            a_total += ak, b_total += bk, scale += ak * bk;
+        }
+        __syncthreads();
     }
     a_total = block_sum(a_total), b_total = block_sum(b_total), scale = block_sum(scale);
-    if (threadIdx.x == 0)
-        moduli[0] = ozaki_moduli_count(ozaki_error_estimate(fewest.u2, fewest.v2, a_total, b_total, scale),
-                                       ozaki_error_estimate(all.u2, all.v2, a_total, b_total, scale), double(k),
-                                       chain_order != 0);
+    const double a_exponents = exponent_squares(a_max_bits, a_lines);
+    const double b_exponents = exponent_squares(b_max_bits, b_lines);
+    if (threadIdx.x == 0) {
+        double* const out = block_sums + kCheckSums * int64_t(blockIdx.x);
+        out[0] = a_total, out[1] = b_total, out[2] = scale, out[3] = a_exponents, out[4] = b_exponents;
+    }
+}
+
+// One block: rho for each count of moduli from the k_products_kernel blocks' sums, and the verdict. alpha (A's bits)
+// is the larger half of alpha + beta.
+__global__ void __launch_bounds__(kThreads) scaling_check_kernel(const double* block_sums, int blocks, int64_t k,
+                                                                 const int* bits, int chain_order, int* moduli) {
+    double sums[kCheckSums];
+    for (int s = 0; s < kCheckSums; ++s) {
+        double sum = 0.0;
+        for (int block = threadIdx.x; block < blocks; block += kThreads) sum += block_sums[kCheckSums * block + s];
+        sums[s] = block_sum(sum);
+    }
+    if (threadIdx.x != 0) return;
+    double rho[2];
+    for (int c = 0; c < 2; ++c) {
+        const int both = bits[scaling_bits_index(c == 0 ? kOzakiFewestModuli : kOzakiModuli)];
+        const double u2 = sums[3] * power_of_two(-2 * ((both + 1) / 2 + 1));
+        const double v2 = sums[4] * power_of_two(-2 * (both / 2 + 1));
+        rho[c] = ozaki_error_estimate(u2, v2, sums[0], sums[1], sums[2]);
+    }
+    moduli[0] = ozaki_moduli_count(rho[0], rho[1], double(k), chain_order != 0);
 }
 
 }  // namespace
@@ -140,17 +170,20 @@ mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStr
                   group_lines);
 }
 
-int64_t scaling_check_doubles(int64_t k) { return 3 * ((k - 1) / kProductTileK + 1); }
+int64_t scaling_check_doubles(int64_t k) {
+    const int64_t most_blocks = (k - 1) / 32 + 1;  // tiles of the narrowest tile_k
+    return kCheckSums * (most_blocks < kMostCheckBlocks ? most_blocks : kMostCheckBlocks);
+}
 
 mm_status launch_scaling_check(const unsigned* a_max_bits, int64_t a_lines, const KSquares& a_squares,
                                const unsigned* b_max_bits, int64_t b_lines, const KSquares& b_squares, int64_t k,
                                const int* bits, bool chain_order, double* block_sums, int* moduli,
                                cudaStream_t stream) {
-    const int64_t blocks = (k - 1) / kProductTileK + 1;
-    MM_TRY(launch(k_products_kernel, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the scaling check's sums",
-                  a_squares, b_squares, k, block_sums));
-    return launch(scaling_check_kernel, dim3(1), dim3(kThreads), 0, stream, "the scaling check", a_max_bits, a_lines,
-                  b_max_bits, b_lines, block_sums, blocks, k, bits, int(chain_order), moduli);
+    const CheckTiles t = check_tiles(a_squares.groups > b_squares.groups ? a_squares.groups : b_squares.groups, k);
+    MM_TRY(launch(k_products_kernel, dim3(unsigned(t.blocks)), dim3(kThreads), 0, stream, "the scaling check's sums",
+                  a_squares, b_squares, k, t, a_max_bits, a_lines, b_max_bits, b_lines, block_sums));
+    return launch(scaling_check_kernel, dim3(1), dim3(kThreads), 0, stream, "the scaling check", block_sums, t.blocks,
+                  k, bits, int(chain_order), moduli);
 }
 
 }  // namespace gemm
