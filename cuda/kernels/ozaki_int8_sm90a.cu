@@ -158,19 +158,53 @@ class Mainloop {
 };
 
 // Each sum's residue modulo the unit's modulus, in [0, m), one byte per element of C (plus the earlier chunks'
-// residue, reduced again).
+// residue, reduced again). In wgmma's accumulator layout (g = lane / 4, t = lane % 4) a lane holds, per 8 columns j,
+// two sums of row g and two of row g + 8 at columns 2t and 2t + 1. A tile wholly inside C, whose rows start on 4
+// bytes, of the first K chunk (most tiles) stores 4-byte words: lanes t and t ^ 1 trade halves, the even lane then
+// holding columns 2t to 2t + 3 of row g and the odd one columns 2t - 2 to 2t + 1 of row g + 8. Other tiles store
+// byte by byte.
 struct Epilogue {
     __device__ __forceinline__ static void store(const int32_t (&acc)[gemm::kWgmmaAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
-        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
-        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
-        const int M = p.schedule.M, N = p.schedule.N;
         // The unit's modulus, selected rather than indexed, which would put the moduli in local memory.
         gemm::OzakiModulus mod{};
 #pragma unroll
         for (int l = 0; l < gemm::kOzakiModuli; ++l)
             if (l == w.slice) mod = p.moduli.modulus[l];
+        const int M = p.schedule.M, N = p.schedule.N;
         uint8_t* const residues = p.residues + int64_t(w.slice) * M * N;
+        if (!p.accumulate && N % 4 == 0 && w.m0 + kBM <= M && w.n0 + kBN <= N)
+            store_words(acc, w, consumer_index, mod, residues, N);
+        else
+            store_bytes(acc, w, consumer_index, mod, residues, M, N, p.accumulate);
+    }
+
+  private:
+    __device__ __forceinline__ static void store_words(const int32_t (&acc)[gemm::kWgmmaAccumulators],
+                                                       const gemm::TileUnit& w, int consumer_index,
+                                                       const gemm::OzakiModulus& mod, uint8_t* residues, int N) {
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+        const bool odd = lane % 2 != 0;
+        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4 + (odd ? 8 : 0);
+        uint8_t* const out = residues + int64_t(row) * N + w.n0 + 4 * (lane % 4 / 2);
+#pragma unroll
+        for (int j = 0; j < gemm::kWgmmaAccumulators / 4; ++j) {
+            // Selected, not indexed by lane: an index known only at run time would put acc in local memory.
+            const int32_t kept0 = odd ? acc[4 * j + 2] : acc[4 * j], kept1 = odd ? acc[4 * j + 3] : acc[4 * j + 1];
+            const int32_t sent0 = odd ? acc[4 * j] : acc[4 * j + 2], sent1 = odd ? acc[4 * j + 1] : acc[4 * j + 3];
+            const unsigned kept = unsigned(gemm::residue_of(kept0, mod)) | unsigned(gemm::residue_of(kept1, mod)) << 8;
+            const unsigned sent = unsigned(gemm::residue_of(sent0, mod)) | unsigned(gemm::residue_of(sent1, mod)) << 8;
+            const unsigned got = __shfl_xor_sync(0xffffffffu, sent, 1);
+            *reinterpret_cast<unsigned*>(out + 8 * j) = odd ? got | kept << 16 : kept | got << 16;
+        }
+    }
+
+    __device__ __forceinline__ static void store_bytes(const int32_t (&acc)[gemm::kWgmmaAccumulators],
+                                                       const gemm::TileUnit& w, int consumer_index,
+                                                       const gemm::OzakiModulus& mod, uint8_t* residues, int M, int N,
+                                                       int accumulate) {
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+        const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaAccumulators / 4; ++j) {
             const int col = w.n0 + 8 * j + 2 * (lane % 4);
@@ -183,7 +217,7 @@ struct Epilogue {
                     if (col + c >= N) continue;
                     uint8_t* const out = residues + int64_t(r) * N + col + c;
                     int residue = gemm::residue_of(acc[4 * j + 2 * h + c], mod);
-                    if (p.accumulate) {
+                    if (accumulate) {
                         residue += *out;
                         if (residue >= mod.m) residue -= mod.m;
                     }
