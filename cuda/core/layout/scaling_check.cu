@@ -9,9 +9,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kRowTileK = kThreads;   // k of one block over lines stored as rows: a thread each
-constexpr int kLeastColumnTileK = 32;  // k of one block over lines stored as columns, a run of k per warp: at least,
-constexpr int kMostColumnTileK = 256;  // at most, and the longest that still gives kColumnSumsBlocks blocks
-constexpr int64_t kColumnSumsBlocks = 2048;
+constexpr int kColumnTileK = 32;      // k of one block over lines stored as columns: kColumnKPerWarp per warp
+constexpr int kColumnKPerWarp = kColumnTileK / kWarps;
 constexpr int64_t kMostBlocks = 1024; // of either kernel's k tiles times groups, about
 constexpr int64_t kLeastGroupLines = 64;
 constexpr int64_t kMostCheckBlocks = 512;  // of the k sums' combination, whose tiles the blocks share out
@@ -34,14 +33,14 @@ __global__ void __launch_bounds__(kThreads) k_squares_along_rows(OperandLines op
     sums.partial[group * op.k + k] = sum;
 }
 
-// Lines stored as columns (lines contiguous): each warp a run of tile_k / kWarps k, one k at a time, its lanes along
-// the group's lines (coalesced), their sums added by a fixed butterfly.
+// Lines stored as columns (lines contiguous): a warp per k, its lanes along the group's lines (coalesced), their
+// sums added by a fixed butterfly.
 __global__ void __launch_bounds__(kThreads) k_squares_along_columns(OperandLines op, KSquares sums,
-                                                                    int64_t group_lines, int tile_k) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, run = tile_k / kWarps;
+                                                                    int64_t group_lines) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t group = blockIdx.y, first = group * group_lines, end = min(op.lines, first + group_lines);
-    for (int q = 0; q < run; ++q) {
-        const int64_t k = blockIdx.x * int64_t(tile_k) + warp * run + q;
+    for (int q = 0; q < kColumnKPerWarp; ++q) {
+        const int64_t k = blockIdx.x * int64_t(kColumnTileK) + warp * kColumnKPerWarp + q;
         if (k >= op.k) return;
         double sum = 0.0;
         for (int64_t line = first + lane; line < end; line += 32) sum += carried_square(op.x[k * op.ld + line]);
@@ -166,11 +165,9 @@ mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStr
         return launch(k_squares_along_rows, grid, dim3(kThreads), 0, stream, "the scaling check's sums", op, sums,
                       group_lines);
     }
-    int tile_k = kMostColumnTileK;  // few groups over a short K: shorter runs, so that every SM has blocks
-    while (tile_k > kLeastColumnTileK && ((op.k - 1) / tile_k + 1) * sums.groups < kColumnSumsBlocks) tile_k /= 2;
-    const dim3 grid(unsigned((op.k - 1) / tile_k + 1), unsigned(sums.groups));
+    const dim3 grid(unsigned((op.k - 1) / kColumnTileK + 1), unsigned(sums.groups));
     return launch(k_squares_along_columns, grid, dim3(kThreads), 0, stream, "the scaling check's sums", op, sums,
-                  group_lines, tile_k);
+                  group_lines);
 }
 
 int64_t scaling_check_doubles(int64_t k) {
