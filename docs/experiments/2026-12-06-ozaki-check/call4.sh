@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Device call 4 of this record, from branch ozaki-passes-vector, with .gitcarry/s4/lib_main.so.xz (main, call 3's
 # library), lib_vB.so.xz (and the rebuild's float4 stores), lib_vA.so.xz (and the residue pass's float4 loads with
-# 4 blocks per SM; this commit's library), .gitcarry/repo.bundle and .whl carried:
+# 4 blocks per SM; this commit's library) carried. asv does not run (the session's device time left does not hold
+# it), so the branch cannot land from this call:
 #   1. ozaki_int8's GPU tests (and the generic ones that take it) with lib_vA;
-#   2. A/B/C: ab.py over ozaki_int8, the three libraries in rotated order, 3 rounds;
-#   3. Nsight Compute's time and DRAM throughput of the residue passes and the rebuild at 8192^3, lib_vA;
-#   4. the four sanitizers over ozaki_int8 with lib_vA;
-#   5. asv's Sgemm suite for this commit (kept only if the change lands).
+#   2. A/B: ab.py over ozaki_int8, main and lib_vA alternating, up to 3 rounds as the session's device time allows
+#      (lib_vB in the first round only);
+#   3. the four sanitizers over ozaki_int8 with lib_vA;
+#   4. Nsight Compute's time and DRAM throughput of the residue passes and the rebuild at 8192^3, lib_vA.
 export OUT=${OUT:-/tmp/out}
 FINAL_OUT=$OUT OUT=/tmp/call-logs && rm -rf $OUT && mkdir -p $OUT
-trap 'tar czf $FINAL_OUT/logs.tgz -C /tmp call-logs; tar czf $FINAL_OUT/asv.tgz results/asv' EXIT
+trap 'tar czf $FINAL_OUT/logs.tgz -C /tmp call-logs' EXIT
 source tools/device_env.sh
 R=docs/experiments/2026-12-06-ozaki-check
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv | tee $OUT/gpu.txt
@@ -25,19 +26,17 @@ grep -E '^(FAILED|ERROR)' $OUT/tests.log | head -20; tail -1 $OUT/tests.log
 SHAPES=1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,16384x16384x16384,5000x3000x7001
 SHAPES+=,4096x1024x4096,3001x2999x5003
 for round in 1 2 3; do
-    case $round in 1) order="lib_main lib_vB lib_vA";; 2) order="lib_vB lib_vA lib_main";; 3) order="lib_vA lib_main lib_vB";; esac
+    case $round in 1) order="lib_main lib_vA lib_vB";; 2) order="lib_vA lib_main";; 3) order="lib_main lib_vA";; esac
+    [ $SECONDS -gt 90 ] && break  # the device time left to the session
     for lib in $order; do
         step "ab $lib $round" timeout 60 env MATMUL_OPT_LIBRARY=/tmp/$lib.so python3 \
             docs/experiments/2026-12-06-write-streams/ab.py --shapes $SHAPES --kernels ozaki_int8 \
             --rounds 1 --repetitions 10 --json $OUT/ab-$lib-$round.json > $OUT/ab-$lib-$round.txt 2>&1
     done
 done
-cat $OUT/ab-*-3.txt
-MATMUL_OPT_LIBRARY=/tmp/lib_vA.so step ncu timeout 60 ncu --kernel-name regex:'residues_kernel|rebuild_kernel' \
-    --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
-    python3 $R/probe.py 8192x8192x8192 4096x4096x4096 > $OUT/ncu-vA.txt 2>&1
+cat $OUT/ab-*-1.txt
 step sanitize timeout 60 python3 -m tools.sanitize --kernels ozaki_int8 --jobs 4 > $OUT/sanitize.log 2>&1
 tail -6 $OUT/sanitize.log; cp results/latest/sanitizer-*-ozaki_int8.log $OUT/ 2>/dev/null
-step asv timeout 200 python3 -m asv run --python=same --set-commit-hash=$(git rev-parse HEAD) \
-    --machine $(python3 -m benchmarks.machine) --bench 'bench_kernels.Sgemm.track_kernel_ms' > $OUT/asv.log 2>&1
-tail -3 $OUT/asv.log
+MATMUL_OPT_LIBRARY=/tmp/lib_vA.so step ncu timeout 30 ncu --kernel-name regex:'residues_kernel|rebuild_kernel' \
+    --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
+    python3 $R/probe.py 8192x8192x8192 4096x4096x4096 > $OUT/ncu-vA.txt 2>&1
