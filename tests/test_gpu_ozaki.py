@@ -67,8 +67,8 @@ def toy(M, K, N):
     return np.tile(rows, (M, 1)).astype(np.float32), np.tile(columns[:, None], (1, N)).astype(np.float32)
 
 
-# (M, K, N): lines of both operands in a few groups of k sums over a mid K, and in one group over a long K, whose
-# sums the scaling check's blocks share out in wider tiles of k.
+# (M, K, N): lines of both operands in a few groups of k sums over a mid K (the scaling check's warps split the
+# groups), and in one group over a longer K (each warp takes its own run of k in tiles of 256 k).
 CHECK_SHAPES = [(160, 3001, 120), (48, 20011, 40)]
 
 

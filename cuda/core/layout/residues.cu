@@ -16,7 +16,8 @@ constexpr int kTileLines = 32;             // lines of one block of the residue 
 constexpr int kLinesPerWarp = kTileLines / kWarps;
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
-constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of 16 k allow: about 8 per SM
+constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of kLeastColumnStretch allow: 8 per SM
+constexpr int kLeastColumnStretch = 16;
 
 // Whether x is left to the fix-up: an Inf or NaN, or a magnitude of kOzakiLargeMagnitude or more.
 __device__ __forceinline__ bool uncarried(float x) { return !(fabsf(x) < kOzakiLargeMagnitude); }
@@ -276,19 +277,21 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
     return int(b < most ? b : most);
 }
 
-// The k of one thread's stretch down a column in the passes over lines stored as columns: the longest of 16 to
-// kThreads that still gives kColumnPassBlocks blocks, so that a small operand's pass keeps enough loads in flight
-// (a thread's loads of a stretch follow one another).
-int column_stretch(const OperandLines& op) {
-    int stretch = kThreads;
-    while (stretch > 16 && int64_t(blocks_for(op.lines, kThreads, INT32_MAX)) *
-                                   blocks_for(op.k, stretch, kMaxGridY) < kColumnPassBlocks)
-        stretch /= 2;
-    return stretch;
-}
-
+// The grid of a pass over lines stored as columns: a thread per line, a block row per stretch of k.
 dim3 column_pass_grid(const OperandLines& op, int stretch) {
     return dim3(unsigned(blocks_for(op.lines, kThreads, INT32_MAX)), unsigned(blocks_for(op.k, stretch, kMaxGridY)));
+}
+
+// The k of one thread's stretch down a column in those passes: the longest of kLeastColumnStretch to kThreads that
+// still gives kColumnPassBlocks blocks, so that a small operand's pass keeps enough loads in flight (a thread's
+// loads of a stretch follow one another).
+int column_stretch(const OperandLines& op) {
+    int stretch = kThreads;
+    for (dim3 grid = column_pass_grid(op, stretch);
+         stretch > kLeastColumnStretch && int64_t(grid.x) * grid.y < kColumnPassBlocks;
+         grid = column_pass_grid(op, stretch))
+        stretch /= 2;
+    return stretch;
 }
 
 }  // namespace

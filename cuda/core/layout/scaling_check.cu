@@ -14,6 +14,8 @@ constexpr int kColumnKPerWarp = kColumnTileK / kWarps;
 constexpr int64_t kMostBlocks = 1024; // of either kernel's k tiles times groups, about
 constexpr int64_t kLeastGroupLines = 64;
 constexpr int64_t kMostCheckBlocks = 512;  // of the k sums' combination, whose tiles the blocks share out
+constexpr int kCheckRunK = 32;              // k of one warp's run in a tile of that combination: a lane each
+static_assert(kCheckRunK == 32, "a run's k are a warp's lanes");
 constexpr int kCheckSums = 5;               // per block: A's and B's k totals, their products, and each operand's
                                             // sum over its lines of 2^(2e)
 
@@ -76,11 +78,11 @@ __device__ double exponent_squares(const unsigned* max_bits, int64_t lines) {
 }
 
 // How the k sums' combination lays warps over a tile: `along_groups` warps split each k's groups (every
-// along_groups-th group each, in order), the block's other warps take further runs of 32 k, so that few groups still
-// keep every warp busy.
+// along_groups-th group each, in order), the block's other warps take further runs of kCheckRunK k, so that few
+// groups still keep every warp busy.
 struct CheckTiles {
     int along_groups;  // 1, 2, 4 or 8
-    int64_t tile_k;    // 32 * kWarps / along_groups
+    int64_t tile_k;    // kCheckRunK * kWarps / along_groups
     int64_t tiles;
     int blocks;
 };
@@ -88,7 +90,7 @@ struct CheckTiles {
 CheckTiles check_tiles(int64_t most_groups, int64_t k) {
     int along_groups = 1;
     while (along_groups < kWarps && along_groups < most_groups) along_groups *= 2;
-    const int64_t tile_k = 32 * (kWarps / along_groups), tiles = (k - 1) / tile_k + 1;
+    const int64_t tile_k = kCheckRunK * (kWarps / along_groups), tiles = (k - 1) / tile_k + 1;
     return {along_groups, tile_k, tiles, int(tiles < kMostCheckBlocks ? tiles : kMostCheckBlocks)};
 }
 
@@ -99,12 +101,12 @@ __global__ void __launch_bounds__(kThreads) k_products_kernel(KSquares a_squares
                                                               CheckTiles t, const unsigned* a_max_bits,
                                                               int64_t a_lines, const unsigned* b_max_bits,
                                                               int64_t b_lines, double* block_sums) {
-    __shared__ double warp_a[kWarps][32], warp_b[kWarps][32];
+    __shared__ double warp_a[kWarps][kCheckRunK], warp_b[kWarps][kCheckRunK];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int first_group = warp % t.along_groups, run = warp / t.along_groups;
     double a_total = 0.0, b_total = 0.0, scale = 0.0;
     for (int64_t tile = blockIdx.x; tile < t.tiles; tile += gridDim.x) {
-        const int64_t kk = tile * t.tile_k + run * 32 + lane;
+        const int64_t kk = tile * t.tile_k + run * kCheckRunK + lane;
         double a = 0.0, b = 0.0;
         if (kk < k) {
             for (int64_t g = first_group; g < a_squares.groups; g += t.along_groups) a += a_squares.partial[g * k + kk];
@@ -171,7 +173,7 @@ mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStr
 }
 
 int64_t scaling_check_doubles(int64_t k) {
-    const int64_t most_blocks = (k - 1) / 32 + 1;  // tiles of the narrowest tile_k
+    const int64_t most_blocks = (k - 1) / kCheckRunK + 1;  // tiles of the narrowest tile_k, one run
     return kCheckSums * (most_blocks < kMostCheckBlocks ? most_blocks : kMostCheckBlocks);
 }
 
