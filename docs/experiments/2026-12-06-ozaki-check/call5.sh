@@ -64,6 +64,7 @@ fits 50 && report lib_sv
 fits 20 && round=3 ab_round lib_main $MC lib_sv
 fits 30 && MATMUL_OPT_LIBRARY=/tmp/lib_sv.so step ncu timeout 30 ncu \
     --kernel-name regex:'survey_along|line_norms|residues_kernel|rebuild_kernel' \
-    --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active \
+    --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed\
+,sm__warps_active.avg.pct_of_peak_sustained_active \
     python3 $R/probe.py 8192x8192x8192 4096x4096x4096 > $OUT/ncu-sv.txt 2>&1
 echo "[call: $SECONDS s]"
