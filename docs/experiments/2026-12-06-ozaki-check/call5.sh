@@ -13,7 +13,7 @@
 #      alternating processes, two rounds;
 #   5. the report's rested and sustained rows of ozaki_int8, wgmma_3xtf32 and cuBLAS with lib_sv, then lib_mc;
 #   6. A/B round 3; Nsight Compute's time and DRAM throughput of the passes at 8192^3 and 4096^3, lib_sv.
-SV=5822f290a885dc4830976542b66a1246a51bd514
+SV=3b94daa1666303777bde96348e4c64e86a495533
 export OUT=${OUT:-/tmp/out}  # logs straight into $OUT, so that what ran comes back if the call is cut short
 mkdir -p $OUT
 source tools/device_env.sh  # restores the history from the bundle
