@@ -2,9 +2,9 @@
 # Device call 5 of this record, from branch ozaki-multicast, with .gitcarry/s6/lib_main.so.xz (main's library),
 # lib_sv.so.xz (branch ozaki-survey, whose tip SV is: branch ozaki-vector's float4 rebuild stores and residue loads
 # with 4 blocks per SM, and one pass over each operand for its lines' maxima and the scaling check's sums of squares;
-# branch ozaki-vector's library alone does not fit the carry beside them), lib_mc.so.xz (this commit's: and the
-# product in clusters of two blocks that share their B tile by multicast copies), .gitcarry/repo.bundle and .whl
-# carried:
+# branch ozaki-vector's library alone does not fit the carry beside them), lib_mc.so.xz (branch ozaki-multicast's
+# tip: and the product in clusters of two blocks that share their B tile by multicast copies), .gitcarry/repo.bundle
+# and .whl carried:
 #   1. ozaki_int8's GPU tests (and the generic ones that take it) with lib_sv;
 #   2. the four sanitizers over ozaki_int8 with lib_sv;
 #   3. asv's Sgemm suite (kernel times) for SV, with lib_sv;
