@@ -225,13 +225,14 @@ __global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, Oza
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues by crt_fraction (core/layout/residues.h).
 // A thread rebuilds four consecutive elements of C in row-major order, reading one 4-byte word of each modulus's
-// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise;
-// the grid strides over the groups, stepping (i, j) without dividing.
+// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise,
+// and storing them as one float4 where vector_rows (C's rows of a multiple of 4 elements, each on 16 bytes: the
+// four lie in one row) and one by one otherwise; the grid strides over the groups, stepping (i, j) without dividing.
 template <bool kWords>
 __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
                                                            const unsigned* a_max_bits, const unsigned* b_max_bits,
                                                            const int* scaling_bits, float* C, int64_t ldc,
-                                                           OzakiModuli moduli) {
+                                                           bool vector_rows, OzakiModuli moduli) {
     const int bits = scaling_bits[0];
     const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroupK + 1;
     const int64_t stride = int64_t(gridDim.x) * kThreads;
@@ -256,6 +257,7 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
             }
         }
         int64_t row = i, column = j;
+        float value[kGroupK];
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
             if (!kWords && first + c >= count) break;
@@ -263,9 +265,11 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 #pragma unroll
             for (int l = 0; l < kOzakiModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
             const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
-            C[row * ldc + column] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            if (!vector_rows) C[row * ldc + column] = value[c];
             if (++column == N) column = 0, ++row;
         }
+        if (vector_rows) *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
         i += i_step;
         j += j_step;
         if (j >= N) j -= N, ++i;
@@ -339,11 +343,12 @@ mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M,
     const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
     const int* const count_bits = bits + scaling_bits_index(moduli_count);
     const OzakiModuli& moduli = ozaki_moduli(moduli_count);
+    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
     if (count % kGroupK == 0)
         return launch(rebuild_kernel<true>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, moduli);
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
     return launch(rebuild_kernel<false>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues,
-                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, moduli);
+                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
 }  // namespace gemm
