@@ -14,6 +14,7 @@ constexpr int kGroupK = 4;                 // consecutive k (or elements of C) o
 constexpr int kTileK = 32 * kGroupK;       // k of one block of the residue pass: a warp's groups along one line
 constexpr int kTileLines = 32;             // lines of one block of the residue pass
 constexpr int kLinesPerWarp = kTileLines / kWarps;
+constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is bound by latency, so registers go to warps
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
 constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of kLeastColumnStretch allow: 8 per SM
@@ -176,7 +177,7 @@ __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int sh
 // rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
 // first, whose rows the lanes then read along k.
 template <bool kKContiguous>
-__global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, OzakiOperand operand,
+__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm) residues_kernel(OperandLines op, OzakiOperand operand,
                                                             const unsigned* max_bits, const int* bits,
                                                             int8_t* planes, int64_t kp, OzakiModuli moduli) {
     const int line_bits = operand == OzakiOperand::kA ? (bits[0] + 1) / 2 : bits[0] / 2;
@@ -184,6 +185,8 @@ __global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, Oza
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t line0 = blockIdx.x * int64_t(kTileLines);
     const int64_t plane = op.lines * kp;
+    // Rows on 16 bytes: a lane's group of kGroupK values is one float4 (k is a multiple of kGroupK).
+    const bool aligned_groups = reinterpret_cast<uintptr_t>(op.x) % 16 == 0 && op.ld % kGroupK == 0;
     for (int64_t k0 = blockIdx.y * int64_t(kTileK); k0 < kp; k0 += int64_t(gridDim.y) * kTileK) {
         if constexpr (!kKContiguous) {
             const int64_t line = line0 + lane;
@@ -206,8 +209,14 @@ __global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, Oza
             if (line >= op.lines || k >= kp) continue;
             float v[kGroupK];
             if constexpr (kKContiguous) {
+                const float* const x = op.x + line * op.ld + k;
+                if (aligned_groups && k + kGroupK <= op.k) {
+                    const float4 t = *reinterpret_cast<const float4*>(x);
+                    v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+                } else {
 #pragma unroll
-                for (int c = 0; c < kGroupK; ++c) v[c] = k + c < op.k ? op.x[line * op.ld + k + c] : 0.f;
+                    for (int c = 0; c < kGroupK; ++c) v[c] = k + c < op.k ? x[c] : 0.f;
+                }
             } else {
                 const float4 t = *reinterpret_cast<const float4*>(&tile[r][kGroupK * lane]);
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
