@@ -177,9 +177,9 @@ __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int sh
 // rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
 // first, whose rows the lanes then read along k.
 template <bool kKContiguous>
-__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm) residues_kernel(OperandLines op, OzakiOperand operand,
-                                                            const unsigned* max_bits, const int* bits,
-                                                            int8_t* planes, int64_t kp, OzakiModuli moduli) {
+__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
+    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits, int8_t* planes,
+                    int64_t kp, OzakiModuli moduli) {
     const int line_bits = operand == OzakiOperand::kA ? (bits[0] + 1) / 2 : bits[0] / 2;
     __shared__ __align__(16) float tile[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
