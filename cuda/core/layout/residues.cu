@@ -278,7 +278,8 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
             if (!vector_rows) C[row * ldc + column] = value[c];
             if (++column == N) column = 0, ++row;
         }
-        if (vector_rows) *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
+        if (vector_rows)
+            *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
         i += i_step;
         j += j_step;
         if (j >= N) j -= N, ++i;
