@@ -20,59 +20,6 @@ constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's gr
 constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of kLeastColumnStretch allow: 8 per SM
 constexpr int kLeastColumnStretch = 16;
 
-// Whether x is left to the fix-up: an Inf or NaN, or a magnitude of kOzakiLargeMagnitude or more.
-__device__ __forceinline__ bool uncarried(float x) { return !(fabsf(x) < kOzakiLargeMagnitude); }
-
-// One block per line stored as a row: its largest magnitude and whether a value the scheme leaves to the fix-up is
-// there.
-__global__ void line_max_along_rows(OperandLines op, unsigned* max_bits, int* flags) {
-    __shared__ unsigned warp_max[kThreads / 32];
-    __shared__ int warp_flag[kThreads / 32];
-    const int64_t line = blockIdx.x;
-    const float* x = op.x + line * op.ld;
-    unsigned top = 0;
-    bool flagged = false;
-    for (int64_t k = threadIdx.x; k < op.k; k += kThreads) {
-        const float v = x[k];
-        if (uncarried(v))
-            flagged = true;
-        else
-            top = max(top, __float_as_uint(fabsf(v)));
-    }
-    top = __reduce_max_sync(0xffffffffu, top);
-    const bool any = __any_sync(0xffffffffu, flagged);
-    if (threadIdx.x % 32 == 0) warp_max[threadIdx.x / 32] = top, warp_flag[threadIdx.x / 32] = any;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned m = 0;
-        int f = 0;
-        for (int w = 0; w < kThreads / 32; ++w) m = max(m, warp_max[w]), f |= warp_flag[w];
-        max_bits[line] = m;
-        if (f) flags[line] = 1;
-    }
-}
-
-// A thread per line stored as a column, a stretch of k per block row (column_stretch): atomicMax of the bits,
-// which gives the same maximum in any order.
-__global__ void line_max_along_columns(OperandLines op, int stretch, unsigned* max_bits, int* flags) {
-    const int64_t line = blockIdx.x * int64_t(kThreads) + threadIdx.x;
-    if (line >= op.lines) return;
-    for (int64_t k0 = blockIdx.y * int64_t(stretch); k0 < op.k; k0 += int64_t(gridDim.y) * stretch) {
-        unsigned top = 0;
-        bool flagged = false;
-        const int64_t end = min(op.k, k0 + stretch);
-        for (int64_t k = k0; k < end; ++k) {
-            const float v = op.x[k * op.ld + line];
-            if (uncarried(v))
-                flagged = true;
-            else
-                top = max(top, __float_as_uint(fabsf(v)));
-        }
-        if (top != 0) atomicMax(max_bits + line, top);
-        if (flagged) flags[line] = 1;
-    }
-}
-
 // A value's share of its line's norm: (|x| / 2^e)^2 in units of 2^-32, rounded up (0 for a value the fix-up takes).
 __device__ __forceinline__ uint64_t norm_term(float v, int e) {
     if (uncarried(v)) return 0;
@@ -309,15 +256,6 @@ int column_stretch(const OperandLines& op) {
 }
 
 }  // namespace
-
-mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags, cudaStream_t stream) {
-    if (op.k_contiguous)
-        return launch(line_max_along_rows, dim3(unsigned(op.lines)), dim3(kThreads), 0, stream, "the lines' maxima",
-                      op, max_bits, flags);
-    const int stretch = column_stretch(op);
-    return launch(line_max_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream, "the lines' maxima",
-                  op, stretch, max_bits, flags);
-}
 
 mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream) {
     if (op.k_contiguous)
