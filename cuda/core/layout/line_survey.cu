@@ -86,6 +86,7 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
     const int64_t k0 = blockIdx.x * int64_t(stretch);
     const int span = int(min(int64_t(stretch), op.k - k0));
     for (int q = lane; q < span; q += 32) warp_sums[warp][q] = 0.0;
+    __syncwarp();  // the zeros before lane 0 adds to them
     for (int64_t chunk = first; chunk + warp * 32 < end; chunk += kThreads) {
         const int64_t line = chunk + threadIdx.x;
         const bool inside = line < end;
