@@ -118,13 +118,11 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
     }
 }
 
-int64_t tiles_of(int64_t n, int64_t tile) { return (n - 1) / tile + 1; }
-
 // The k of one block's stretch down the columns: the longest of kLeastColumnStretch to kMostColumnStretch that still
 // gives kMostBlocks blocks, so that a small operand's pass keeps enough loads in flight.
 int column_stretch(const OperandLines& op, int64_t groups) {
     int stretch = kMostColumnStretch;
-    while (stretch > kLeastColumnStretch && tiles_of(op.k, stretch) * groups < kMostBlocks) stretch /= 2;
+    while (stretch > kLeastColumnStretch && ceil_div(op.k, stretch) * groups < kMostBlocks) stretch /= 2;
     return stretch;
 }
 
@@ -133,8 +131,8 @@ int column_stretch(const OperandLines& op, int64_t groups) {
 // Rows: groups of at least kLeastGroupLines lines, as many as keep about kMostBlocks blocks. Columns: groups of whole
 // chunks of kThreads lines (a block's threads), as many as keep about kMostBlocks blocks at the longest stretch.
 int64_t k_squares_groups(const OperandLines& op) {
-    const int64_t by_blocks = kMostBlocks / tiles_of(op.k, op.k_contiguous ? kRowTileK : kMostColumnStretch);
-    const int64_t by_lines = tiles_of(op.lines, op.k_contiguous ? kLeastGroupLines : kThreads);
+    const int64_t by_blocks = kMostBlocks / ceil_div(op.k, op.k_contiguous ? kRowTileK : kMostColumnStretch);
+    const int64_t by_lines = ceil_div(op.lines, op.k_contiguous ? kLeastGroupLines : kThreads);
     const int64_t groups = by_blocks < by_lines ? by_blocks : by_lines;
     return groups > 1 ? groups : 1;
 }
@@ -142,14 +140,14 @@ int64_t k_squares_groups(const OperandLines& op) {
 mm_status launch_line_survey(const OperandLines& op, unsigned* max_bits, int* flags, const KSquares& sums,
                              cudaStream_t stream) {
     if (op.k_contiguous) {
-        const int64_t group_lines = tiles_of(op.lines, sums.groups);
-        const dim3 grid(unsigned(tiles_of(op.k, kRowTileK)), unsigned(sums.groups));
+        const int64_t group_lines = ceil_div(op.lines, sums.groups);
+        const dim3 grid(unsigned(ceil_div(op.k, kRowTileK)), unsigned(sums.groups));
         return launch(survey_along_rows, grid, dim3(kThreads), 0, stream, "the lines' survey", op, max_bits, flags,
                       sums, group_lines);
     }
-    const int64_t group_lines = tiles_of(tiles_of(op.lines, sums.groups), kThreads) * kThreads;
+    const int64_t group_lines = ceil_div(ceil_div(op.lines, sums.groups), kThreads) * kThreads;
     const int stretch = column_stretch(op, sums.groups);
-    const dim3 grid(unsigned(tiles_of(op.k, stretch)), unsigned(sums.groups));
+    const dim3 grid(unsigned(ceil_div(op.k, stretch)), unsigned(sums.groups));
     return launch(survey_along_columns, grid, dim3(kThreads), 0, stream, "the lines' survey", op, stretch, max_bits,
                   flags, sums, group_lines);
 }
