@@ -33,8 +33,6 @@ constexpr int64_t kSlotElements = int64_t(HostStaging::kSlotBytes / sizeof(float
 // few tiles' worth).
 constexpr size_t kMappedImageBytes = size_t(256) << 10;
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Rows of C per panel: a wave's worth, but no more than a staging slot holds of op(A)'s or C's rows; a whole number
 // of tile heights (or of 4 rows, when fewer fit), so that every panel of a transposed A starts 16-byte aligned and
 // the bulk-copy kernels can take it.

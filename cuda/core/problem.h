@@ -88,6 +88,9 @@ inline int64_t padded_ld(int64_t columns) { return columns < 1 ? 4 : (columns + 
 // Number of tiles of size `tile` covering n >= 1 elements; n - 1 avoids the overflow of n + tile - 1.
 __host__ __device__ __forceinline__ unsigned tiles_of(int n, int tile) { return unsigned((n - 1) / tile + 1); }
 
+// The same count for 64-bit host sizes (an operand's lines, a panel's rows), 0 for n = 0.
+inline int64_t ceil_div(int64_t n, int64_t d) { return (n + d - 1) / d; }
+
 // Calls f(std::true_type{}) when `aligned`, else f(std::false_type{}): how a launcher picks the instantiation
 // of a kernel templated on the vector-access promise.
 template <class F>

@@ -8,10 +8,11 @@
 // fraction of the moduli's product, and C is C_int scaled back (core/layout/residues.h: the scaling, the residue
 // passes and the rebuild).
 //
-// Passes: three over each operand for its lines' largest magnitudes and norms and the scaling check's sums of
-// squares along k, one that writes its residue matrices K-major (int8, K padded to 16), then every modulus's
-// product in one launch of this file's kernel (its units are the tiles of C once per modulus), whose epilogue keeps
-// only the residue of each sum modulo the modulus (one byte per element), and the rebuild. A K longer than kChunkK
+// Passes: two over each operand, for its lines' largest magnitudes together with the scaling check's sums of squares
+// along k (core/layout/line_survey.h) and for its lines' norms; one that writes its residue matrices K-major (int8,
+// K padded to 16), then every modulus's product in one launch of this file's kernel (its units are the tiles of C
+// once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte per element), and
+// the rebuild. A K longer than kChunkK
 // runs as one launch per kChunkK, whose residues the epilogue adds modulo the modulus: within a chunk every int32
 // sum is exact (at most kChunkK products of two int8, each at most 2^14 in magnitude).
 //
@@ -263,10 +264,11 @@ struct Residues {
 
 int64_t aligned(int64_t bytes) { return (bytes + 255) / 256 * 256; }
 
-mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, Lines* w, cudaStream_t stream) {
+mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, const gemm::OperandLines& a, const gemm::OperandLines& b,
+                   Lines* w, cudaStream_t stream) {
     const int64_t M = g.M, N = g.N;
-    w->a_squares.groups = gemm::k_squares_groups(M, g.K);
-    w->b_squares.groups = gemm::k_squares_groups(N, g.K);
+    w->a_squares.groups = gemm::k_squares_groups(a);
+    w->b_squares.groups = gemm::k_squares_groups(b);
     const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 3 * 4;
     const int64_t squares_bytes =
         8 * ((w->a_squares.groups + w->b_squares.groups) * int64_t(g.K) + gemm::scaling_check_doubles(g.K));
@@ -304,8 +306,6 @@ mm_status moduli_that_carry(const gemm::OperandLines& a, const gemm::OperandLine
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const bool chain_order = double(a.lines) * double(b.lines) >= gemm::kChainOrderMinOutputsPerSm * sms;
-    MM_TRY(gemm::launch_k_squares(a, w.a_squares, stream));
-    MM_TRY(gemm::launch_k_squares(b, w.b_squares, stream));
     MM_TRY(gemm::launch_scaling_check(w.a_max, a.lines, w.a_squares, w.b_max, b.lines, w.b_squares, K, w.bits,
                                       chain_order, w.block_sums, w.moduli, stream));
     MM_TRY(mm_check_cuda(cudaMemcpyAsync(count, w.moduli, sizeof(int), cudaMemcpyDeviceToHost, stream),
@@ -348,13 +348,13 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     if (int64_t(gemm::kOzakiModuli) * (g.M > g.N ? g.M : g.N) > INT32_MAX)
         return mm_fail(MM_ERR_INVALID_ARGUMENT, "ozaki_int8: M and N must be at most %d (its residue matrices of each operand "
                        "are stacked in one tensor map); use another kernel for this product", INT32_MAX / gemm::kOzakiModuli);
-    DeviceBuffer lines_buffer(stream, DeviceBuffer::Pool::kWorkspace);
-    Lines w{};
-    MM_TRY(allocate(lines_buffer, g, &w, stream));
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     const gemm::OperandLines a{g.A, g.lda, g.M, g.K, a_n}, b{g.B, g.ldb, g.N, g.K, b_t};
-    MM_TRY(gemm::launch_line_max(a, w.a_max, w.a_flags, stream));
-    MM_TRY(gemm::launch_line_max(b, w.b_max, w.b_flags, stream));
+    DeviceBuffer lines_buffer(stream, DeviceBuffer::Pool::kWorkspace);
+    Lines w{};
+    MM_TRY(allocate(lines_buffer, g, a, b, &w, stream));
+    MM_TRY(gemm::launch_line_survey(a, w.a_max, w.a_flags, w.a_squares, stream));
+    MM_TRY(gemm::launch_line_survey(b, w.b_max, w.b_flags, w.b_squares, stream));
     MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
     MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
     MM_TRY(gemm::launch_scaling_bits(w.a_norms, g.M, w.b_norms, g.N, g.K, w.bits, stream));

@@ -14,63 +14,11 @@ constexpr int kGroupK = 4;                 // consecutive k (or elements of C) o
 constexpr int kTileK = 32 * kGroupK;       // k of one block of the residue pass: a warp's groups along one line
 constexpr int kTileLines = 32;             // lines of one block of the residue pass
 constexpr int kLinesPerWarp = kTileLines / kWarps;
+constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is bound by latency, so registers go to warps
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
 constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of kLeastColumnStretch allow: 8 per SM
 constexpr int kLeastColumnStretch = 16;
-
-// Whether x is left to the fix-up: an Inf or NaN, or a magnitude of kOzakiLargeMagnitude or more.
-__device__ __forceinline__ bool uncarried(float x) { return !(fabsf(x) < kOzakiLargeMagnitude); }
-
-// One block per line stored as a row: its largest magnitude and whether a value the scheme leaves to the fix-up is
-// there.
-__global__ void line_max_along_rows(OperandLines op, unsigned* max_bits, int* flags) {
-    __shared__ unsigned warp_max[kThreads / 32];
-    __shared__ int warp_flag[kThreads / 32];
-    const int64_t line = blockIdx.x;
-    const float* x = op.x + line * op.ld;
-    unsigned top = 0;
-    bool flagged = false;
-    for (int64_t k = threadIdx.x; k < op.k; k += kThreads) {
-        const float v = x[k];
-        if (uncarried(v))
-            flagged = true;
-        else
-            top = max(top, __float_as_uint(fabsf(v)));
-    }
-    top = __reduce_max_sync(0xffffffffu, top);
-    const bool any = __any_sync(0xffffffffu, flagged);
-    if (threadIdx.x % 32 == 0) warp_max[threadIdx.x / 32] = top, warp_flag[threadIdx.x / 32] = any;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned m = 0;
-        int f = 0;
-        for (int w = 0; w < kThreads / 32; ++w) m = max(m, warp_max[w]), f |= warp_flag[w];
-        max_bits[line] = m;
-        if (f) flags[line] = 1;
-    }
-}
-
-// A thread per line stored as a column, a stretch of k per block row (column_stretch): atomicMax of the bits,
-// which gives the same maximum in any order.
-__global__ void line_max_along_columns(OperandLines op, int stretch, unsigned* max_bits, int* flags) {
-    const int64_t line = blockIdx.x * int64_t(kThreads) + threadIdx.x;
-    if (line >= op.lines) return;
-    for (int64_t k0 = blockIdx.y * int64_t(stretch); k0 < op.k; k0 += int64_t(gridDim.y) * stretch) {
-        unsigned top = 0;
-        bool flagged = false;
-        const int64_t end = min(op.k, k0 + stretch);
-        for (int64_t k = k0; k < end; ++k) {
-            const float v = op.x[k * op.ld + line];
-            if (uncarried(v))
-                flagged = true;
-            else
-                top = max(top, __float_as_uint(fabsf(v)));
-        }
-        if (top != 0) atomicMax(max_bits + line, top);
-        if (flagged) flags[line] = 1;
-    }
-}
 
 // A value's share of its line's norm: (|x| / 2^e)^2 in units of 2^-32, rounded up (0 for a value the fix-up takes).
 __device__ __forceinline__ uint64_t norm_term(float v, int e) {
@@ -176,14 +124,16 @@ __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int sh
 // rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
 // first, whose rows the lanes then read along k.
 template <bool kKContiguous>
-__global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, OzakiOperand operand,
-                                                            const unsigned* max_bits, const int* bits,
-                                                            int8_t* planes, int64_t kp, OzakiModuli moduli) {
+__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
+    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits, int8_t* planes,
+                    int64_t kp, OzakiModuli moduli) {
     const int line_bits = operand == OzakiOperand::kA ? (bits[0] + 1) / 2 : bits[0] / 2;
     __shared__ __align__(16) float tile[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t line0 = blockIdx.x * int64_t(kTileLines);
     const int64_t plane = op.lines * kp;
+    // Rows on 16 bytes: a lane's group of kGroupK values is one float4 (k is a multiple of kGroupK).
+    const bool aligned_groups = reinterpret_cast<uintptr_t>(op.x) % 16 == 0 && op.ld % kGroupK == 0;
     for (int64_t k0 = blockIdx.y * int64_t(kTileK); k0 < kp; k0 += int64_t(gridDim.y) * kTileK) {
         if constexpr (!kKContiguous) {
             const int64_t line = line0 + lane;
@@ -206,8 +156,14 @@ __global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, Oza
             if (line >= op.lines || k >= kp) continue;
             float v[kGroupK];
             if constexpr (kKContiguous) {
+                const float* const x = op.x + line * op.ld + k;
+                if (aligned_groups && k + kGroupK <= op.k) {
+                    const float4 t = *reinterpret_cast<const float4*>(x);
+                    v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+                } else {
 #pragma unroll
-                for (int c = 0; c < kGroupK; ++c) v[c] = k + c < op.k ? op.x[line * op.ld + k + c] : 0.f;
+                    for (int c = 0; c < kGroupK; ++c) v[c] = k + c < op.k ? x[c] : 0.f;
+                }
             } else {
                 const float4 t = *reinterpret_cast<const float4*>(&tile[r][kGroupK * lane]);
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
@@ -225,13 +181,14 @@ __global__ void __launch_bounds__(kThreads) residues_kernel(OperandLines op, Oza
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues by crt_fraction (core/layout/residues.h).
 // A thread rebuilds four consecutive elements of C in row-major order, reading one 4-byte word of each modulus's
-// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise;
-// the grid strides over the groups, stepping (i, j) without dividing.
+// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise,
+// and storing them as one float4 where vector_rows (C's rows of a multiple of 4 elements, each on 16 bytes: the
+// four lie in one row) and one by one otherwise; the grid strides over the groups, stepping (i, j) without dividing.
 template <bool kWords>
 __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
                                                            const unsigned* a_max_bits, const unsigned* b_max_bits,
                                                            const int* scaling_bits, float* C, int64_t ldc,
-                                                           OzakiModuli moduli) {
+                                                           bool vector_rows, OzakiModuli moduli) {
     const int bits = scaling_bits[0];
     const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroupK + 1;
     const int64_t stride = int64_t(gridDim.x) * kThreads;
@@ -256,6 +213,7 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
             }
         }
         int64_t row = i, column = j;
+        float value[kGroupK];
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
             if (!kWords && first + c >= count) break;
@@ -263,9 +221,12 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 #pragma unroll
             for (int l = 0; l < kOzakiModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
             const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
-            C[row * ldc + column] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            if (!vector_rows) C[row * ldc + column] = value[c];
             if (++column == N) column = 0, ++row;
         }
+        if (vector_rows)
+            *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
         i += i_step;
         j += j_step;
         if (j >= N) j -= N, ++i;
@@ -295,15 +256,6 @@ int column_stretch(const OperandLines& op) {
 }
 
 }  // namespace
-
-mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags, cudaStream_t stream) {
-    if (op.k_contiguous)
-        return launch(line_max_along_rows, dim3(unsigned(op.lines)), dim3(kThreads), 0, stream, "the lines' maxima",
-                      op, max_bits, flags);
-    const int stretch = column_stretch(op);
-    return launch(line_max_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream, "the lines' maxima",
-                  op, stretch, max_bits, flags);
-}
 
 mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream) {
     if (op.k_contiguous)
@@ -339,11 +291,12 @@ mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M,
     const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
     const int* const count_bits = bits + scaling_bits_index(moduli_count);
     const OzakiModuli& moduli = ozaki_moduli(moduli_count);
+    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
     if (count % kGroupK == 0)
         return launch(rebuild_kernel<true>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, moduli);
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
     return launch(rebuild_kernel<false>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues,
-                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, moduli);
+                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
 }  // namespace gemm

@@ -13,6 +13,7 @@
 // that one value dominates, such as magnitudes spread over many octaves, which so keep far more bits.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "core/problem.h"
@@ -32,6 +33,9 @@ inline constexpr int kOzakiModulusValues[kOzakiModuli] = {256, 255, 253, 251, 24
 // range, where NumPy's answer depends on the order of its sums, and one such value in a line takes the line's
 // scale so far above its other values that they round away.
 inline constexpr float kOzakiLargeMagnitude = 18446744073709551616.0f;
+
+// Whether x is left to the fix-up: an Inf or NaN, or a magnitude of kOzakiLargeMagnitude or more.
+__host__ __device__ inline bool uncarried(float x) { return !(fabsf(x) < kOzakiLargeMagnitude); }
 
 // A modulus m and the constants with which the passes reduce by it through multiplications (a division by a
 // modulus known only at run time costs about twenty instructions).
@@ -136,14 +140,9 @@ struct OperandLines {
     bool k_contiguous;
 };
 
-// max_bits[line] = the bits of the largest magnitude below kOzakiLargeMagnitude in the line (non-negative floats
-// order as their bits; 0 for a line of zeros) and flags[line] = 1 where the line holds an Inf, a NaN or a
-// magnitude of kOzakiLargeMagnitude or more; both must hold 0 before.
-mm_status launch_line_max(const OperandLines& op, unsigned* max_bits, int* flags, cudaStream_t stream);
-
 // norms[line] += the line's sum over k of (|x| / 2^e)^2 in units of 2^-32, each term rounded up (an integer sum, the
-// same in any order), with e the line's exponent from max_bits; the values launch_line_max flags count 0. norms must
-// hold 0 before.
+// same in any order), with e the line's exponent from max_bits; the values launch_line_survey
+// (core/layout/line_survey.h) flags count 0. norms must hold 0 before.
 mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream);
 
 // bits[kOzakiModuli - count] = alpha + beta for the lines' norms (a_norms over a_lines lines, b_norms over b_lines, at
@@ -160,13 +159,13 @@ enum class OzakiOperand { kA, kB };
 
 // For each of the first `count` moduli l: planes + l * lines * kp holds the line's values scaled to its operand's bits
 // for that count (by max_bits) and reduced to symmetric residues modulo the modulus, K-major (line * kp + k), with 0
-// for k from K to kp and for the values launch_line_max flags (whose lines the non-finite fix-up recomputes).
+// for k from K to kp and for the values launch_line_survey flags (whose lines the non-finite fix-up recomputes).
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           int count, int8_t* planes, int64_t kp, cudaStream_t stream);
 
 // C (M x N, leading dimension ldc) from residues + l * M * N for each of the first moduli_count moduli l, the product's
 // residue modulo modulus l in [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by
-// the lines' powers of two (a_max_bits, b_max_bits as launch_line_max wrote them; bits as launch_scaling_bits did).
+// the lines' powers of two (a_max_bits, b_max_bits as launch_line_survey wrote them; bits as launch_scaling_bits did).
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream);

@@ -8,48 +8,11 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-constexpr int kRowTileK = kThreads;   // k of one block over lines stored as rows: a thread each
-constexpr int kColumnTileK = 32;      // k of one block over lines stored as columns: kColumnKPerWarp per warp
-constexpr int kColumnKPerWarp = kColumnTileK / kWarps;
-constexpr int64_t kMostBlocks = 1024; // of either kernel's k tiles times groups, about
-constexpr int64_t kLeastGroupLines = 64;
 constexpr int64_t kMostCheckBlocks = 512;  // of the k sums' combination, whose tiles the blocks share out
 constexpr int kCheckRunK = 32;              // k of one warp's run in a tile of that combination: a lane each
 static_assert(kCheckRunK == 32, "a run's k are a warp's lanes");
 constexpr int kCheckSums = 5;               // per block: A's and B's k totals, their products, and each operand's
                                             // sum over its lines of 2^(2e)
-
-__device__ __forceinline__ double carried_square(float v) {
-    const double x = fabsf(v) < kOzakiLargeMagnitude ? double(v) : 0.0;  // Inf, NaN and the largest: the fix-up's
-    return x * x;
-}
-
-// Lines stored as rows (k contiguous): a thread per k, summing its group's lines in order (a warp reads 32
-// consecutive k of one line).
-__global__ void __launch_bounds__(kThreads) k_squares_along_rows(OperandLines op, KSquares sums, int64_t group_lines) {
-    const int64_t k = blockIdx.x * int64_t(kRowTileK) + threadIdx.x, group = blockIdx.y;
-    if (k >= op.k) return;
-    const int64_t first = group * group_lines, end = min(op.lines, first + group_lines);
-    double sum = 0.0;
-    for (int64_t line = first; line < end; ++line) sum += carried_square(op.x[line * op.ld + k]);
-    sums.partial[group * op.k + k] = sum;
-}
-
-// Lines stored as columns (lines contiguous): a warp per k, its lanes along the group's lines (coalesced), their
-// sums added by a fixed butterfly.
-__global__ void __launch_bounds__(kThreads) k_squares_along_columns(OperandLines op, KSquares sums,
-                                                                    int64_t group_lines) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int64_t group = blockIdx.y, first = group * group_lines, end = min(op.lines, first + group_lines);
-    for (int q = 0; q < kColumnKPerWarp; ++q) {
-        const int64_t k = blockIdx.x * int64_t(kColumnTileK) + warp * kColumnKPerWarp + q;
-        if (k >= op.k) return;
-        double sum = 0.0;
-        for (int64_t line = first + lane; line < end; line += 32) sum += carried_square(op.x[k * op.ld + line]);
-        for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-        if (lane == 0) sums.partial[group * op.k + k] = sum;
-    }
-}
 
 // The sum of every thread's `value` over the block, by a fixed tree (the same bits on every run).
 __device__ double block_sum(double value) {
@@ -152,25 +115,6 @@ __global__ void __launch_bounds__(kThreads) scaling_check_kernel(const double* b
 }
 
 }  // namespace
-
-int64_t k_squares_groups(int64_t lines, int64_t k) {
-    const int64_t tiles = (k - 1) / kRowTileK + 1, by_blocks = kMostBlocks / tiles;
-    const int64_t by_lines = (lines - 1) / kLeastGroupLines + 1;
-    const int64_t groups = by_blocks < by_lines ? by_blocks : by_lines;
-    return groups > 1 ? groups : 1;
-}
-
-mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStream_t stream) {
-    const int64_t group_lines = (op.lines - 1) / sums.groups + 1;
-    if (op.k_contiguous) {
-        const dim3 grid(unsigned((op.k - 1) / kRowTileK + 1), unsigned(sums.groups));
-        return launch(k_squares_along_rows, grid, dim3(kThreads), 0, stream, "the scaling check's sums", op, sums,
-                      group_lines);
-    }
-    const dim3 grid(unsigned((op.k - 1) / kColumnTileK + 1), unsigned(sums.groups));
-    return launch(k_squares_along_columns, grid, dim3(kThreads), 0, stream, "the scaling check's sums", op, sums,
-                  group_lines);
-}
 
 int64_t scaling_check_doubles(int64_t k) {
     const int64_t most_blocks = (k - 1) / kCheckRunK + 1;  // tiles of the narrowest tile_k, one run

@@ -20,7 +20,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/layout/residues.h"
+#include "core/layout/line_survey.h"
 
 namespace gemm {
 
@@ -58,26 +58,12 @@ __host__ __device__ inline int ozaki_moduli_count(double rho_fewest, double rho_
     return ozaki_carries(rho_all, k) ? kOzakiModuli : 0;
 }
 
-// Where launch_k_squares puts an operand's sums: `groups` rows of k partial sums, one per group of lines.
-struct KSquares {
-    double* partial;  // groups x k
-    int64_t groups;
-};
-
-// The groups of lines that launch_k_squares sums apart (a function of the shape alone, so that the sums, added in a
-// fixed order, give the same bits every time), and the doubles its KSquares::partial needs.
-int64_t k_squares_groups(int64_t lines, int64_t k);
-
-// partial[g * k + kk] = the sum over the lines of group g of op(X)(line, kk)^2, in double, the values
-// launch_line_max flags counting 0.
-mm_status launch_k_squares(const OperandLines& op, const KSquares& sums, cudaStream_t stream);
-
 // The doubles launch_scaling_check's block_sums needs at depth k.
 int64_t scaling_check_doubles(int64_t k);
 
-// moduli[0] = ozaki_moduli_count for the product of the two operands whose lines' maxima (max_bits as
-// launch_line_max wrote them), scaling bits (as launch_scaling_bits wrote them) and k_squares are given, with rho
-// for each count from its bits; block_sums holds scaling_check_doubles(k) doubles of workspace.
+// moduli[0] = ozaki_moduli_count for the product of the two operands whose lines' maxima and sums of squares along k
+// (as launch_line_survey wrote them) and scaling bits (as launch_scaling_bits wrote them) are given, with rho for
+// each count from its bits; block_sums holds scaling_check_doubles(k) doubles of workspace.
 mm_status launch_scaling_check(const unsigned* a_max_bits, int64_t a_lines, const KSquares& a_squares,
                                const unsigned* b_max_bits, int64_t b_lines, const KSquares& b_squares, int64_t k,
                                const int* bits, bool chain_order, double* block_sums, int* moduli,

@@ -1,0 +1,155 @@
+#include "core/layout/line_survey.h"
+
+#include "core/launch.h"
+
+namespace gemm {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+constexpr int kRowStrideK = 4;                     // k of one thread over lines stored as rows, kThreads apart
+constexpr int kRowTileK = kThreads * kRowStrideK;  // k of one block over lines stored as rows
+constexpr int kRowBatch = 2;                       // lines whose loads a thread issues together
+constexpr int kColumnBatch = 4;                    // k whose loads a thread issues together down a column
+constexpr int kMostColumnStretch = 256;            // k of one block over lines stored as columns, at most
+constexpr int kLeastColumnStretch = 16;            // and at least
+constexpr int64_t kMostBlocks = 1024;              // of either kernel's tiles of k times groups of lines, about
+constexpr int64_t kLeastGroupLines = 64;           // of lines stored as rows
+
+// |v|'s bits where the scheme carries v, else 0 (the fix-up takes it).
+__device__ __forceinline__ unsigned carried_bits(float v) {
+    return uncarried(v) ? 0u : __float_as_uint(fabsf(v));
+}
+
+__device__ __forceinline__ double carried_square(float v) {
+    const double x = uncarried(v) ? 0.0 : double(v);
+    return x * x;
+}
+
+// This warp's largest magnitude of a line and whether the line holds an uncarried value, from each lane's: by
+// atomicMax, which gives the same maximum in any order.
+__device__ __forceinline__ void warp_line_max(unsigned top, bool flagged, int64_t line, unsigned* max_bits,
+                                              int* flags) {
+    top = __reduce_max_sync(0xffffffffu, top);
+    flagged = __any_sync(0xffffffffu, flagged);
+    if (threadIdx.x % 32 == 0) {
+        if (top != 0) atomicMax(max_bits + line, top);
+        if (flagged) flags[line] = 1;
+    }
+}
+
+// Lines stored as rows (k contiguous): a thread per kRowStrideK k, kThreads apart, down its group's lines in order
+// (a warp reads 32 consecutive k of one line per load); a warp's 128 values of a line give one atomicMax.
+__global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, unsigned* max_bits, int* flags,
+                                                              KSquares sums, int64_t group_lines) {
+    const int64_t k0 = blockIdx.x * int64_t(kRowTileK) + threadIdx.x;
+    if (k0 - threadIdx.x % 32 >= op.k) return;  // whole warps past K; the others reduce over all their lanes
+    const int64_t group = blockIdx.y, first = group * group_lines, end = min(op.lines, first + group_lines);
+    double sum[kRowStrideK] = {};
+    for (int64_t line0 = first; line0 < end; line0 += kRowBatch) {
+        float v[kRowBatch][kRowStrideK];
+#pragma unroll
+        for (int b = 0; b < kRowBatch; ++b)
+#pragma unroll
+            for (int s = 0; s < kRowStrideK; ++s) {
+                const int64_t k = k0 + s * kThreads;
+                v[b][s] = line0 + b < end && k < op.k ? op.x[(line0 + b) * op.ld + k] : 0.f;
+            }
+#pragma unroll
+        for (int b = 0; b < kRowBatch; ++b) {
+            if (line0 + b >= end) break;
+            unsigned top = 0;
+            bool flagged = false;
+#pragma unroll
+            for (int s = 0; s < kRowStrideK; ++s) {
+                top = max(top, carried_bits(v[b][s]));
+                flagged |= uncarried(v[b][s]);
+                sum[s] += carried_square(v[b][s]);
+            }
+            warp_line_max(top, flagged, line0 + b, max_bits, flags);
+        }
+    }
+#pragma unroll
+    for (int s = 0; s < kRowStrideK; ++s)
+        if (k0 + s * kThreads < op.k) sums.partial[group * op.k + k0 + s * kThreads] = sum[s];
+}
+
+// Lines stored as columns (lines contiguous): a thread per line of each chunk of kThreads lines of the group, down a
+// stretch of k (one atomicMax per line and stretch). A k's sum adds its lanes by a fixed butterfly, then (in shared
+// memory) each warp's chunks in order, then the warps in order.
+__global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op, int stretch, unsigned* max_bits,
+                                                                 int* flags, KSquares sums, int64_t group_lines) {
+    __shared__ double warp_sums[kWarps][kMostColumnStretch];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int64_t group = blockIdx.y, first = group * group_lines, end = min(op.lines, first + group_lines);
+    const int64_t k0 = blockIdx.x * int64_t(stretch);
+    const int span = int(min(int64_t(stretch), op.k - k0));
+    for (int q = lane; q < span; q += 32) warp_sums[warp][q] = 0.0;
+    __syncwarp();  // the zeros before lane 0 adds to them
+    for (int64_t chunk = first; chunk + warp * 32 < end; chunk += kThreads) {
+        const int64_t line = chunk + threadIdx.x;
+        const bool inside = line < end;
+        unsigned top = 0;
+        bool flagged = false;
+        for (int q0 = 0; q0 < span; q0 += kColumnBatch) {
+            float v[kColumnBatch];
+#pragma unroll
+            for (int b = 0; b < kColumnBatch; ++b)
+                v[b] = inside && q0 + b < span ? op.x[(k0 + q0 + b) * op.ld + line] : 0.f;
+#pragma unroll
+            for (int b = 0; b < kColumnBatch; ++b) {
+                if (q0 + b >= span) break;
+                top = max(top, carried_bits(v[b]));
+                flagged |= uncarried(v[b]);
+                double square = carried_square(v[b]);
+                for (int offset = 16; offset > 0; offset /= 2) square += __shfl_xor_sync(0xffffffffu, square, offset);
+                if (lane == 0) warp_sums[warp][q0 + b] += square;
+            }
+        }
+        if (inside && top != 0) atomicMax(max_bits + line, top);
+        if (inside && flagged) flags[line] = 1;
+    }
+    __syncthreads();
+    for (int q = threadIdx.x; q < span; q += kThreads) {
+        double sum = 0.0;
+        for (int w = 0; w < kWarps; ++w) sum += warp_sums[w][q];
+        sums.partial[group * op.k + k0 + q] = sum;
+    }
+}
+
+// The k of one block's stretch down the columns: the longest of kLeastColumnStretch to kMostColumnStretch that still
+// gives kMostBlocks blocks, so that a small operand's pass keeps enough loads in flight.
+int column_stretch(const OperandLines& op, int64_t groups) {
+    int stretch = kMostColumnStretch;
+    while (stretch > kLeastColumnStretch && ceil_div(op.k, stretch) * groups < kMostBlocks) stretch /= 2;
+    return stretch;
+}
+
+}  // namespace
+
+// Rows: groups of at least kLeastGroupLines lines, as many as keep about kMostBlocks blocks. Columns: groups of whole
+// chunks of kThreads lines (a block's threads), as many as keep about kMostBlocks blocks at the longest stretch.
+int64_t k_squares_groups(const OperandLines& op) {
+    const int64_t by_blocks = kMostBlocks / ceil_div(op.k, op.k_contiguous ? kRowTileK : kMostColumnStretch);
+    const int64_t by_lines = ceil_div(op.lines, op.k_contiguous ? kLeastGroupLines : kThreads);
+    const int64_t groups = by_blocks < by_lines ? by_blocks : by_lines;
+    return groups > 1 ? groups : 1;
+}
+
+mm_status launch_line_survey(const OperandLines& op, unsigned* max_bits, int* flags, const KSquares& sums,
+                             cudaStream_t stream) {
+    if (op.k_contiguous) {
+        const int64_t group_lines = ceil_div(op.lines, sums.groups);
+        const dim3 grid(unsigned(ceil_div(op.k, kRowTileK)), unsigned(sums.groups));
+        return launch(survey_along_rows, grid, dim3(kThreads), 0, stream, "the lines' survey", op, max_bits, flags,
+                      sums, group_lines);
+    }
+    const int64_t group_lines = ceil_div(ceil_div(op.lines, sums.groups), kThreads) * kThreads;
+    const int stretch = column_stretch(op, sums.groups);
+    const dim3 grid(unsigned(ceil_div(op.k, stretch)), unsigned(sums.groups));
+    return launch(survey_along_columns, grid, dim3(kThreads), 0, stream, "the lines' survey", op, stretch, max_bits,
+                  flags, sums, group_lines);
+}
+
+}  // namespace gemm
