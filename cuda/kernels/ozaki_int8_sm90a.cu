@@ -262,7 +262,7 @@ struct Residues {
     uint8_t* product;  // count x M x N
 };
 
-int64_t aligned(int64_t bytes) { return (bytes + 255) / 256 * 256; }
+int64_t aligned(int64_t bytes) { return ceil_div(bytes, 256) * 256; }
 
 mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, const gemm::OperandLines& a, const gemm::OperandLines& b,
                    Lines* w, cudaStream_t stream) {
@@ -346,8 +346,9 @@ mm_status requires_ozaki_int8() {
 
 mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     if (int64_t(gemm::kOzakiModuli) * (g.M > g.N ? g.M : g.N) > INT32_MAX)
-        return mm_fail(MM_ERR_INVALID_ARGUMENT, "ozaki_int8: M and N must be at most %d (its residue matrices of each operand "
-                       "are stacked in one tensor map); use another kernel for this product", INT32_MAX / gemm::kOzakiModuli);
+        return mm_fail(MM_ERR_INVALID_ARGUMENT, "ozaki_int8: M and N must be at most %d (its residue matrices of "
+                       "each operand are stacked in one tensor map); use another kernel for this product",
+                       INT32_MAX / gemm::kOzakiModuli);
     const bool a_n = g.op_a == MM_OP_N, b_t = g.op_b == MM_OP_T;
     const gemm::OperandLines a{g.A, g.lda, g.M, g.K, a_n}, b{g.B, g.ldb, g.N, g.K, b_t};
     DeviceBuffer lines_buffer(stream, DeviceBuffer::Pool::kWorkspace);
@@ -361,7 +362,7 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     Residues r{};
     MM_TRY(moduli_that_carry(a, b, w, g.K, &r.count, stream));
     if (r.count == 0) return launch_wgmma_3xtf32(g, stream);
-    const int64_t kp = (int64_t(g.K) + kKAlign - 1) / kKAlign * kKAlign;
+    const int64_t kp = ceil_div(g.K, kKAlign) * kKAlign;
     DeviceBuffer residues_buffer(stream, DeviceBuffer::Pool::kWorkspace);
     MM_TRY(allocate(residues_buffer, g, kp, &r));
     MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, r.count, r.a, kp, stream));
