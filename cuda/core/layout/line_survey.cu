@@ -10,12 +10,12 @@ constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kRowStrideK = 4;                     // k of one thread over lines stored as rows, kThreads apart
 constexpr int kRowTileK = kThreads * kRowStrideK;  // k of one block over lines stored as rows
-constexpr int kRowBatch = 2;                       // lines whose loads a thread issues together
+constexpr int kRowBatch = 8;                       // lines whose loads a thread issues together
 constexpr int kColumnBatch = 4;                    // k whose loads a thread issues together down a column
 constexpr int kMostColumnStretch = 256;            // k of one block over lines stored as columns, at most
 constexpr int kLeastColumnStretch = 16;            // and at least
 constexpr int64_t kMostBlocks = 1024;              // of either kernel's tiles of k times groups of lines, about
-constexpr int64_t kLeastGroupLines = 64;           // of lines stored as rows
+constexpr int64_t kLeastGroupLines = 16;           // of lines stored as rows
 
 // |v|'s bits where the scheme carries v, else 0 (the fix-up takes it).
 __device__ __forceinline__ unsigned carried_bits(float v) {
