@@ -2,9 +2,9 @@
 of the report and past one INT8 chunk of K (cuBLAS fp32's error on uniform inputs, twice it on magnitudes spread
 over 2^+-40), scales each line on its own (rows whose magnitudes lie up to 2^120 apart), gives the same bits on the
 same inputs, computes what its scaling cannot carry as wgmma_3xtf32 (its scaling check), keeps the contract against
-cuBLAS on a C large enough that the check allows seven moduli, and refuses a CUDA graph capture, which that check's
-read-back does not allow. Inf, NaN, values near the fp32 maximum, every layout and
-ragged shapes are the generic tests' (test_gpu_kernels.py, test_gpu_hardening.py)."""
+cuBLAS on a C large enough that the check allows seven moduli, reads each host thread's verdict back on its own, and
+refuses a CUDA graph capture, which that check's read-back does not allow. Inf, NaN, values near the fp32 maximum,
+every layout and ragged shapes are the generic tests' (test_gpu_kernels.py, test_gpu_hardening.py)."""
 import math
 
 import numpy as np
@@ -127,6 +127,25 @@ def test_ozaki_carries_the_contracts_inputs_itself(kind, shape):
     M, K, N = shape
     A, B = INPUT_KINDS[kind](rng, (M, K)), INPUT_KINDS[kind](rng, (K, N))
     assert not np.array_equal(matmul_opt.run("ozaki_int8", A, B), matmul_opt.run("wgmma_3xtf32", A, B))
+
+
+def test_ozaki_gives_each_host_thread_its_own_verdict():
+    """Products on several host threads at once, half of them on inputs the scaling check sends to wgmma_3xtf32 and
+    half on ones the scheme carries: each thread reads its own verdict back while its residue passes run, and every
+    result has the bits of the same product run alone."""
+    requires("ozaki_int8", "wgmma_3xtf32")
+    from concurrent.futures import ThreadPoolExecutor
+    rng = np.random.default_rng()
+    M, K, N = CHECK_SHAPES[0]
+    jobs = [rescaled(rng, M, K, N, 20) if i % 2 else (rng.uniform(-1, 1, (M, K)).astype(np.float32),
+                                                      rng.uniform(-1, 1, (K, N)).astype(np.float32))
+            for i in range(8)]
+    alone = [matmul_opt.run("ozaki_int8", A, B) for A, B in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda job: matmul_opt.run("ozaki_int8", *job), jobs))
+    for i, (first, second) in enumerate(zip(alone, together)):
+        assert np.array_equal(first, second), f"job {i}"
+    assert np.array_equal(alone[1], matmul_opt.run("wgmma_3xtf32", *jobs[1]))
 
 
 def test_ozaki_refuses_a_cuda_graph_capture_and_stays_usable():

@@ -29,8 +29,9 @@
 // column [2^-40, 1]), the scheme's error passes fp32's. The scaling check (core/layout/scaling_check.h) estimates
 // that error from the lines' exponents and the sums of squares along k, and where it is too large the product runs
 // as wgmma_3xtf32 instead. Its verdict is also the number of moduli: 7 where C is large enough that cuBLAS fp32
-// sums K in one chain, whose error leaves room for the scheme's with one modulus fewer, else 8. Reading that verdict
-// back synchronises the stream, which a CUDA graph capture would not allow (the entry refuses captures).
+// sums K in one chain, whose error leaves room for the scheme's with one modulus fewer, else 8. The residue passes read
+// the verdict on the GPU; the host waits for it, while they run, to choose the product (which a CUDA graph capture
+// would not allow: the entry refuses captures).
 //
 // Composition: the Hopper frame (core/kernel/warp_specialized.cuh) over this file's parts: Producer (the residue
 // tiles of A and B of one modulus by bulk tensor copies), Mainloop (wgmma m64n256k32 s32.s8.s8, core/mma/
@@ -48,6 +49,7 @@
 #include "core/copy/tensor_map.h"
 #include "core/device_buffer.h"
 #include "core/epilogue/nonfinite_fixup.h"
+#include "core/host/readback.h"
 #include "core/kernel/warp_specialized.cuh"
 #include "core/launch.h"
 #include "core/layout/residues.h"
@@ -254,11 +256,12 @@ struct Lines {
     double* block_sums;  // the scaling check's
 };
 
-// The residue matrices of op(A) and op(B)^T and the product's residues, for `count` moduli.
+// The residue matrices of op(A) and op(B)^T, with room for every modulus (they are enqueued before the count is
+// known on the host), and the product's residues, for `count` moduli.
 struct Residues {
     int count;
-    int8_t* a;         // count x M x kp
-    int8_t* b;         // count x N x kp
+    int8_t* a;         // kOzakiModuli x M x kp
+    int8_t* b;         // kOzakiModuli x N x kp
     uint8_t* product;  // count x M x N
 };
 
@@ -288,29 +291,30 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, const gemm::OperandL
     return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(meta_bytes), stream), "cudaMemsetAsync");
 }
 
-mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Residues* r) {
-    const int64_t M = g.M, N = g.N, moduli = r->count;
-    const int64_t a_bytes = aligned(moduli * M * kp), b_bytes = aligned(moduli * N * kp);
-    MM_TRY(buffer.allocate(size_t(a_bytes + b_bytes + moduli * M * N), "the Ozaki scheme's residues"));
+mm_status allocate_operand_residues(DeviceBuffer& buffer, const GemmArgs& g, int64_t kp, Residues* r) {
+    const int64_t a_bytes = aligned(gemm::kOzakiModuli * int64_t(g.M) * kp);
+    MM_TRY(buffer.allocate(size_t(a_bytes + gemm::kOzakiModuli * int64_t(g.N) * kp), "the Ozaki scheme's residues"));
     r->a = reinterpret_cast<int8_t*>(buffer.data());
     r->b = r->a + a_bytes;
-    r->product = reinterpret_cast<uint8_t*>(r->b + b_bytes);
     return MM_OK;
 }
 
-// How many moduli carry the product at fp32 accuracy (0: none): the scaling check's verdict, read back (a
-// synchronisation of the stream, which a CUDA graph capture does not allow: the entry refuses one first). Seven
-// are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
-mm_status moduli_that_carry(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
-                            int* count, cudaStream_t stream) {
+mm_status allocate_product_residues(DeviceBuffer& buffer, const GemmArgs& g, Residues* r) {
+    MM_TRY(buffer.allocate(size_t(r->count * int64_t(g.M) * g.N), "the Ozaki scheme's product residues"));
+    r->product = reinterpret_cast<uint8_t*>(buffer.data());
+    return MM_OK;
+}
+
+// How many moduli carry the product at fp32 accuracy (0: none): the scaling check's verdict into w.moduli, whose
+// read-back starts behind it. Seven are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
+mm_status check_scaling(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
+                        IntReadback& verdict, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const bool chain_order = double(a.lines) * double(b.lines) >= gemm::kChainOrderMinOutputsPerSm * sms;
     MM_TRY(gemm::launch_scaling_check(w.a_max, a.lines, w.a_squares, w.b_max, b.lines, w.b_squares, K, w.bits,
                                       chain_order, w.block_sums, w.moduli, stream));
-    MM_TRY(mm_check_cuda(cudaMemcpyAsync(count, w.moduli, sizeof(int), cudaMemcpyDeviceToHost, stream),
-                         "cudaMemcpyAsync"));
-    return mm_check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    return verdict.start(w.moduli, stream);
 }
 
 // Every modulus's product in one launch per K chunk: the residues of C modulo each of the first kModuli moduli,
@@ -359,14 +363,21 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
     MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
     MM_TRY(gemm::launch_scaling_bits(w.a_norms, g.M, w.b_norms, g.N, g.K, w.bits, stream));
+    // The residue passes read the verdict on the GPU and are enqueued before the host waits for it, so that they
+    // run while the host waits (the wait is a synchronisation, which a CUDA graph capture does not allow: the entry
+    // refuses one first).
+    IntReadback verdict;
+    MM_TRY(check_scaling(a, b, w, g.K, verdict, stream));
     Residues r{};
-    MM_TRY(moduli_that_carry(a, b, w, g.K, &r.count, stream));
-    if (r.count == 0) return launch_wgmma_3xtf32(g, stream);
     const int64_t kp = ceil_div(g.K, kKAlign) * kKAlign;
-    DeviceBuffer residues_buffer(stream, DeviceBuffer::Pool::kWorkspace);
-    MM_TRY(allocate(residues_buffer, g, kp, &r));
-    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, r.count, r.a, kp, stream));
-    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, r.count, r.b, kp, stream));
+    DeviceBuffer operands_buffer(stream, DeviceBuffer::Pool::kWorkspace);
+    MM_TRY(allocate_operand_residues(operands_buffer, g, kp, &r));
+    MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, w.moduli, r.a, kp, stream));
+    MM_TRY(gemm::launch_residues(b, gemm::OzakiOperand::kB, w.b_max, w.bits, w.moduli, r.b, kp, stream));
+    MM_TRY(verdict.value(&r.count));
+    if (r.count == 0) return launch_wgmma_3xtf32(g, stream);
+    DeviceBuffer product_buffer(stream, DeviceBuffer::Pool::kWorkspace);
+    MM_TRY(allocate_product_residues(product_buffer, g, &r));
     MM_TRY(r.count == gemm::kOzakiFewestModuli ? launch_products<gemm::kOzakiFewestModuli>(g, kp, r, stream)
                                                : launch_products<gemm::kOzakiModuli>(g, kp, r, stream));
     MM_TRY(gemm::launch_ozaki_rebuild(r.product, r.count, g.M, g.N, w.a_max, w.b_max, w.bits, g.C, g.ldc, stream));

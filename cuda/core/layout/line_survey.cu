@@ -10,12 +10,14 @@ constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kRowStrideK = 4;                     // k of one thread over lines stored as rows, kThreads apart
 constexpr int kRowTileK = kThreads * kRowStrideK;  // k of one block over lines stored as rows
-constexpr int kRowBatch = 2;                       // lines whose loads a thread issues together
-constexpr int kColumnBatch = 4;                    // k whose loads a thread issues together down a column
+constexpr int kRowBatch = 8;                       // lines whose loads a thread issues together
+constexpr int kColumnBatch = 32;                   // k whose loads a thread issues together down a column: a lane's
+                                                   // share of them once the warp's sums are transposed
 constexpr int kMostColumnStretch = 256;            // k of one block over lines stored as columns, at most
-constexpr int kLeastColumnStretch = 16;            // and at least
+constexpr int kLeastColumnStretch = kColumnBatch;  // and at least
 constexpr int64_t kMostBlocks = 1024;              // of either kernel's tiles of k times groups of lines, about
-constexpr int64_t kLeastGroupLines = 64;           // of lines stored as rows
+constexpr int64_t kLeastGroupLines = 16;           // of lines stored as rows
+constexpr int64_t kMostGroups = 64;                // of either kernel: the scaling check reads groups x k sums
 
 // |v|'s bits where the scheme carries v, else 0 (the fix-up takes it).
 __device__ __forceinline__ unsigned carried_bits(float v) {
@@ -75,9 +77,34 @@ __global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, u
         if (k0 + s * kThreads < op.k) sums.partial[group * op.k + k0 + s * kThreads] = sum[s];
 }
 
+// One step of transposed_lane_sums: the lane keeps half of its first 2 kWidth values, adding its partner's (lane ^
+// kWidth) copies of them, and moves them to the front.
+template <int kWidth>
+__device__ __forceinline__ void keep_half(double (&s)[32], int lane) {
+    const bool upper = (lane & kWidth) != 0;  // keeps s[kWidth .. 2 kWidth), sends s[0 .. kWidth)
+#pragma unroll
+    for (int i = 0; i < kWidth; ++i) {
+        const double kept = upper ? s[i + kWidth] : s[i], sent = upper ? s[i] : s[i + kWidth];
+        s[i] = kept + __shfl_xor_sync(0xffffffffu, sent, kWidth);
+    }
+}
+
+// The sums over a warp's lanes of their 32 values each: lane l gets the sum of every lane's s[l]. Each step halves
+// the values a lane keeps: 31 exchanges for the 32 sums, where a butterfly for each would take 160, in an order fixed
+// by the lanes (the same bits every time).
+__device__ __forceinline__ double transposed_lane_sums(double (&s)[32]) {
+    const int lane = threadIdx.x % 32;
+    keep_half<16>(s, lane);
+    keep_half<8>(s, lane);
+    keep_half<4>(s, lane);
+    keep_half<2>(s, lane);
+    keep_half<1>(s, lane);
+    return s[0];
+}
+
 // Lines stored as columns (lines contiguous): a thread per line of each chunk of kThreads lines of the group, down a
-// stretch of k (one atomicMax per line and stretch). A k's sum adds its lanes by a fixed butterfly, then (in shared
-// memory) each warp's chunks in order, then the warps in order.
+// stretch of k in batches of kColumnBatch (one atomicMax per line and stretch). A k's sum adds its lanes by
+// transposed_lane_sums, then (in shared memory) each warp's chunks in order, then the warps in order.
 __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op, int stretch, unsigned* max_bits,
                                                                  int* flags, KSquares sums, int64_t group_lines) {
     __shared__ double warp_sums[kWarps][kMostColumnStretch];
@@ -97,15 +124,15 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
 #pragma unroll
             for (int b = 0; b < kColumnBatch; ++b)
                 v[b] = inside && q0 + b < span ? op.x[(k0 + q0 + b) * op.ld + line] : 0.f;
+            double squares[kColumnBatch];
 #pragma unroll
             for (int b = 0; b < kColumnBatch; ++b) {
-                if (q0 + b >= span) break;
                 top = max(top, carried_bits(v[b]));
                 flagged |= uncarried(v[b]);
-                double square = carried_square(v[b]);
-                for (int offset = 16; offset > 0; offset /= 2) square += __shfl_xor_sync(0xffffffffu, square, offset);
-                if (lane == 0) warp_sums[warp][q0 + b] += square;
+                squares[b] = carried_square(v[b]);
             }
+            const double sum = transposed_lane_sums(squares);  // the warp's, for k0 + q0 + lane
+            if (q0 + lane < span) warp_sums[warp][q0 + lane] += sum;
         }
         if (inside && top != 0) atomicMax(max_bits + line, top);
         if (inside && flagged) flags[line] = 1;
@@ -130,10 +157,11 @@ int column_stretch(const OperandLines& op, int64_t groups) {
 
 // Rows: groups of at least kLeastGroupLines lines, as many as keep about kMostBlocks blocks. Columns: groups of whole
 // chunks of kThreads lines (a block's threads), as many as keep about kMostBlocks blocks at the longest stretch.
+// Either: at most kMostGroups, whose sums the scaling check adds for each k.
 int64_t k_squares_groups(const OperandLines& op) {
     const int64_t by_blocks = kMostBlocks / ceil_div(op.k, op.k_contiguous ? kRowTileK : kMostColumnStretch);
     const int64_t by_lines = ceil_div(op.lines, op.k_contiguous ? kLeastGroupLines : kThreads);
-    const int64_t groups = by_blocks < by_lines ? by_blocks : by_lines;
+    const int64_t groups = min(min(by_blocks, by_lines), kMostGroups);
     return groups > 1 ? groups : 1;
 }
 

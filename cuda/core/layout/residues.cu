@@ -101,9 +101,9 @@ __global__ void scaling_bits_kernel(const uint64_t* a_norms, int64_t a_lines, co
 }
 
 // Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
-// (at most 2^31 in magnitude), one byte each, packed in k order; for the set's first moduli only.
+// (at most 2^31 in magnitude), one byte each, packed in k order; for the first `count` moduli only.
 __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
-                                               unsigned (&packed)[kOzakiModuli]) {
+                                               int count, unsigned (&packed)[kOzakiModuli]) {
     LiftedInteger x[kGroupK];
 #pragma unroll
     for (int c = 0; c < kGroupK; ++c)
@@ -111,7 +111,7 @@ __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int sh
 #pragma unroll
     for (int l = 0; l < kOzakiModuli; ++l) {
         unsigned word = 0;
-        if (l < moduli.count) {
+        if (l < count) {
 #pragma unroll
             for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
         }
@@ -122,12 +122,16 @@ __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int sh
 // A block covers kTileLines lines x kTileK k: each warp kLinesPerWarp lines, each lane a group of kGroupK
 // consecutive k, whose residues it stores four bytes at a time into each modulus's K-major plane. Lines stored as
 // rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
-// first, whose rows the lanes then read along k.
+// first, whose rows the lanes then read along k. The count of moduli is the scaling check's verdict, read from
+// device memory (0: none, and the block returns).
 template <bool kKContiguous>
 __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
-    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits, int8_t* planes,
-                    int64_t kp, OzakiModuli moduli) {
-    const int line_bits = operand == OzakiOperand::kA ? (bits[0] + 1) / 2 : bits[0] / 2;
+    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
+                    const int* verdict, int8_t* planes, int64_t kp, OzakiModuli moduli) {
+    const int count = *verdict;
+    if (count == 0) return;
+    const int both = bits[scaling_bits_index(count)];
+    const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
     __shared__ __align__(16) float tile[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t line0 = blockIdx.x * int64_t(kTileLines);
@@ -169,11 +173,11 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
             }
             unsigned packed[kOzakiModuli];
-            group_residues(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
+            group_residues(v, line_bits - line_exponent(max_bits[line]), moduli, count, packed);
             int8_t* const out = planes + line * kp + k;
 #pragma unroll
             for (int l = 0; l < kOzakiModuli; ++l)
-                if (l < moduli.count) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
+                if (l < count) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
         }
         if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
     }
@@ -274,14 +278,14 @@ mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const ui
 }
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                          int count, int8_t* planes, int64_t kp, cudaStream_t stream) {
+                          const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {
     const dim3 grid(unsigned(blocks_for(op.lines, kTileLines, INT32_MAX)), unsigned(blocks_for(kp, kTileK, kMaxGridY)));
-    const int* const count_bits = bits + scaling_bits_index(count);
+    const OzakiModuli& moduli = ozaki_moduli(kOzakiModuli);  // a modulus's reduction constants are the same in any set
     if (op.k_contiguous)
         return launch(residues_kernel<true>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
-                      count_bits, planes, kp, ozaki_moduli(count));
-    return launch(residues_kernel<false>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
-                  count_bits, planes, kp, ozaki_moduli(count));
+                      bits, verdict, planes, kp, moduli);
+    return launch(residues_kernel<false>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits, bits,
+                  verdict, planes, kp, moduli);
 }
 
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,

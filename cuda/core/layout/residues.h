@@ -157,11 +157,13 @@ __host__ __device__ inline int scaling_bits_index(int count) { return kOzakiModu
 // The bits of one operand's lines from launch_scaling_bits's sum: alpha for A, beta for B.
 enum class OzakiOperand { kA, kB };
 
-// For each of the first `count` moduli l: planes + l * lines * kp holds the line's values scaled to its operand's bits
-// for that count (by max_bits) and reduced to symmetric residues modulo the modulus, K-major (line * kp + k), with 0
-// for k from K to kp and for the values launch_line_survey flags (whose lines the non-finite fix-up recomputes).
+// For each of the first count = *verdict moduli l (the scaling check's verdict, read on the GPU, so that the passes
+// can be enqueued before the host knows it; 0 writes nothing): planes + l * lines * kp holds the line's values scaled
+// to its operand's bits for that count (launch_scaling_bits's bits, max_bits) and reduced to symmetric residues
+// modulo the modulus, K-major (line * kp + k), with 0 for k from K to kp and for the values launch_line_survey flags
+// (whose lines the non-finite fix-up recomputes). planes has room for kOzakiModuli planes.
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                          int count, int8_t* planes, int64_t kp, cudaStream_t stream);
+                          const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream);
 
 // C (M x N, leading dimension ldc) from residues + l * M * N for each of the first moduli_count moduli l, the product's
 // residue modulo modulus l in [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by

@@ -71,8 +71,10 @@ __global__ void __launch_bounds__(kThreads) k_products_kernel(KSquares a_squares
     for (int64_t tile = blockIdx.x; tile < t.tiles; tile += gridDim.x) {
         const int64_t kk = tile * t.tile_k + run * kCheckRunK + lane;
         double a = 0.0, b = 0.0;
-        if (kk < k) {
+        if (kk < k) {  // unrolled so that a run of loads is in flight at once; the sums keep their order
+#pragma unroll 8
             for (int64_t g = first_group; g < a_squares.groups; g += t.along_groups) a += a_squares.partial[g * k + kk];
+#pragma unroll 8
             for (int64_t g = first_group; g < b_squares.groups; g += t.along_groups) b += b_squares.partial[g * k + kk];
         }
         warp_a[warp][lane] = a, warp_b[warp][lane] = b;

@@ -1,0 +1,24 @@
+// A value of device memory read on the host without draining the stream: the copy goes into page-locked memory
+// with an event behind it, so the caller can enqueue further work before it waits, and the GPU runs that work while
+// the host waits for the copy alone (a cudaMemcpy into pageable memory, or a stream synchronisation, would leave the
+// GPU idle from the copy until the host's next launch).
+#pragma once
+
+#include "core/host/pinned_buffer.h"
+
+// One int per host thread at a time: start() enqueues the copy of *device_value on `stream`, value() waits for that
+// copy (not for what was enqueued after it) and gives the int.
+class IntReadback {
+  public:
+    IntReadback() = default;
+    IntReadback(const IntReadback&) = delete;
+    IntReadback& operator=(const IntReadback&) = delete;
+    ~IntReadback();
+
+    mm_status start(const int* device_value, cudaStream_t stream);
+    mm_status value(int* out);
+
+  private:
+    int* host_ = nullptr;  // the thread's page-locked int
+    cudaEvent_t copied_ = nullptr;
+};
