@@ -305,15 +305,16 @@ mm_status allocate_product_residues(DeviceBuffer& buffer, const GemmArgs& g, Res
     return MM_OK;
 }
 
-// How many moduli carry the product at fp32 accuracy (0: none): the scaling check's verdict into w.moduli, whose
-// read-back starts behind it. Seven are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
+// The scaling's bits into w.bits and how many moduli carry the product at fp32 accuracy (0: none): the scaling
+// check's verdict into w.moduli, whose read-back starts behind it. Seven are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
 mm_status check_scaling(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
                         IntReadback& verdict, cudaStream_t stream) {
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const bool chain_order = double(a.lines) * double(b.lines) >= gemm::kChainOrderMinOutputsPerSm * sms;
-    MM_TRY(gemm::launch_scaling_check(w.a_max, a.lines, w.a_squares, w.b_max, b.lines, w.b_squares, K, w.bits,
-                                      chain_order, w.block_sums, w.moduli, stream));
+    const gemm::LineStatistics a_lines{w.a_max, w.a_norms, a.lines, w.a_squares};
+    const gemm::LineStatistics b_lines{w.b_max, w.b_norms, b.lines, w.b_squares};
+    MM_TRY(gemm::launch_scaling_check(a_lines, b_lines, K, chain_order, w.block_sums, w.bits, w.moduli, stream));
     return verdict.start(w.moduli, stream);
 }
 
@@ -362,7 +363,6 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::launch_line_survey(b, w.b_max, w.b_flags, w.b_squares, stream));
     MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
     MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
-    MM_TRY(gemm::launch_scaling_bits(w.a_norms, g.M, w.b_norms, g.N, g.K, w.bits, stream));
     // The residue passes read the verdict on the GPU and are enqueued before the host waits for it, so that they
     // run while the host waits (the wait is a synchronisation, which a CUDA graph capture does not allow: the entry
     // refuses one first).

@@ -11,8 +11,8 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kRowStrideK = 4;                     // k of one thread over lines stored as rows, kThreads apart
 constexpr int kRowTileK = kThreads * kRowStrideK;  // k of one block over lines stored as rows
 constexpr int kRowBatch = 8;                       // lines whose loads a thread issues together
-constexpr int kColumnBatch = 32;                   // k whose loads a thread issues together down a column: a lane's
-                                                   // share of them once the warp's sums are transposed
+constexpr int kColumnBatch = 32;                   // k whose loads a thread issues together down a column: one
+                                                   // per lane once the warp's sums are transposed
 constexpr int kMostColumnStretch = 256;            // k of one block over lines stored as columns, at most
 constexpr int kLeastColumnStretch = kColumnBatch;  // and at least
 constexpr int64_t kMostBlocks = 1024;              // of either kernel's tiles of k times groups of lines, about
@@ -77,10 +77,10 @@ __global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, u
         if (k0 + s * kThreads < op.k) sums.partial[group * op.k + k0 + s * kThreads] = sum[s];
 }
 
-// One step of transposed_lane_sums: the lane keeps half of its first 2 kWidth values, adding its partner's (lane ^
+// One step of transposed_square_sums: the lane keeps half of its first 2 kWidth sums, adding its partner's (lane ^
 // kWidth) copies of them, and moves them to the front.
 template <int kWidth>
-__device__ __forceinline__ void keep_half(double (&s)[32], int lane) {
+__device__ __forceinline__ void keep_half(double (&s)[16], int lane) {
     const bool upper = (lane & kWidth) != 0;  // keeps s[kWidth .. 2 kWidth), sends s[0 .. kWidth)
 #pragma unroll
     for (int i = 0; i < kWidth; ++i) {
@@ -89,12 +89,19 @@ __device__ __forceinline__ void keep_half(double (&s)[32], int lane) {
     }
 }
 
-// The sums over a warp's lanes of their 32 values each: lane l gets the sum of every lane's s[l]. Each step halves
-// the values a lane keeps: 31 exchanges for the 32 sums, where a butterfly for each would take 160, in an order fixed
-// by the lanes (the same bits every time).
-__device__ __forceinline__ double transposed_lane_sums(double (&s)[32]) {
+// The sums of carried_square over a warp's lanes of their 32 values each: lane l gets the sum over the lanes of
+// their v[l]'s squares. Each step halves the values a lane keeps, the first trading the values themselves (floats,
+// squared on both sides) instead of their squares: 31 exchanges for the 32 sums, where a butterfly for each would
+// take 160, in an order fixed by the lanes (the same bits every time).
+__device__ __forceinline__ double transposed_square_sums(const float (&v)[32]) {
     const int lane = threadIdx.x % 32;
-    keep_half<16>(s, lane);
+    const bool upper = (lane & 16) != 0;
+    double s[16];
+#pragma unroll
+    for (int i = 0; i < 16; ++i) {
+        const float kept = upper ? v[i + 16] : v[i], sent = upper ? v[i] : v[i + 16];
+        s[i] = carried_square(kept) + carried_square(__shfl_xor_sync(0xffffffffu, sent, 16));
+    }
     keep_half<8>(s, lane);
     keep_half<4>(s, lane);
     keep_half<2>(s, lane);
@@ -104,7 +111,7 @@ __device__ __forceinline__ double transposed_lane_sums(double (&s)[32]) {
 
 // Lines stored as columns (lines contiguous): a thread per line of each chunk of kThreads lines of the group, down a
 // stretch of k in batches of kColumnBatch (one atomicMax per line and stretch). A k's sum adds its lanes by
-// transposed_lane_sums, then (in shared memory) each warp's chunks in order, then the warps in order.
+// transposed_square_sums, then (in shared memory) each warp's chunks in order, then the warps in order.
 __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op, int stretch, unsigned* max_bits,
                                                                  int* flags, KSquares sums, int64_t group_lines) {
     __shared__ double warp_sums[kWarps][kMostColumnStretch];
@@ -124,14 +131,12 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
 #pragma unroll
             for (int b = 0; b < kColumnBatch; ++b)
                 v[b] = inside && q0 + b < span ? op.x[(k0 + q0 + b) * op.ld + line] : 0.f;
-            double squares[kColumnBatch];
 #pragma unroll
             for (int b = 0; b < kColumnBatch; ++b) {
                 top = max(top, carried_bits(v[b]));
                 flagged |= uncarried(v[b]);
-                squares[b] = carried_square(v[b]);
             }
-            const double sum = transposed_lane_sums(squares);  // the warp's, for k0 + q0 + lane
+            const double sum = transposed_square_sums(v);  // the warp's, for k0 + q0 + lane
             if (q0 + lane < span) warp_sums[warp][q0 + lane] += sum;
         }
         if (inside && top != 0) atomicMax(max_bits + line, top);

@@ -59,47 +59,6 @@ __global__ void line_norms_along_columns(OperandLines op, int stretch, const uns
     }
 }
 
-// The largest norm (in units of 2^-32, squared) over `lines` lines, reduced by one block.
-__device__ unsigned long long block_max(const uint64_t* norms, int64_t lines) {
-    __shared__ unsigned long long warp_max[kThreads / 32];
-    unsigned long long top = 0;
-    for (int64_t i = threadIdx.x; i < lines; i += kThreads) top = max(top, (unsigned long long)norms[i]);
-    for (int offset = 16; offset > 0; offset /= 2) top = max(top, __shfl_down_sync(0xffffffffu, top, offset));
-    if (threadIdx.x % 32 == 0) warp_max[threadIdx.x / 32] = top;
-    __syncthreads();
-    unsigned long long result = 0;
-    for (int w = 0; w < kThreads / 32; ++w) result = max(result, warp_max[w]);
-    __syncthreads();  // every thread reads warp_max before a second call writes it
-    return result;
-}
-
-// alpha + beta: the largest sum up to 62 for which (2^alpha rho_a + s)(2^beta rho_b + s) < M / 2, where rho is an
-// operand's largest ||x|| / 2^e and s bounds the norm of a line's rounding errors; every operation rounds up, and
-// M / 2 is taken a little low.
-__device__ int largest_bits(double rho_a, double rho_b, double slack, double product) {
-    const double half = product * 0.5 * (1.0 - 0x1p-40);
-    int total = 62;
-    for (; total > 0; --total) {
-        const int alpha = (total + 1) / 2, beta = total / 2;
-        const double a = __dadd_ru(__dmul_ru(power_of_two(alpha), rho_a), slack);
-        const double b = __dadd_ru(__dmul_ru(power_of_two(beta), rho_b), slack);
-        if (__dmul_ru(a, b) < half) break;
-    }
-    return total;
-}
-
-// largest_bits for every count of moduli, with s = sqrt(k) / 2.
-__global__ void scaling_bits_kernel(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms,
-                                    int64_t b_lines, int64_t k, double product_all, double product_fewest,
-                                    int* bits) {
-    const unsigned long long a_top = block_max(a_norms, a_lines), b_top = block_max(b_norms, b_lines);
-    if (threadIdx.x != 0) return;
-    const double rho_a = __dsqrt_ru(double(a_top) * 0x1p-32), rho_b = __dsqrt_ru(double(b_top) * 0x1p-32);
-    const double slack = __dmul_ru(0.5, __dsqrt_ru(double(k)));
-    bits[scaling_bits_index(kOzakiModuli)] = largest_bits(rho_a, rho_b, slack, product_all);
-    bits[scaling_bits_index(kOzakiFewestModuli)] = largest_bits(rho_a, rho_b, slack, product_fewest);
-}
-
 // Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
 // (at most 2^31 in magnitude), one byte each, packed in k order; for the first `count` moduli only.
 __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
@@ -268,13 +227,6 @@ mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, ui
     const int stretch = column_stretch(op);
     return launch(line_norms_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream,
                   "the lines' norms", op, stretch, max_bits, norms);
-}
-
-mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms, int64_t b_lines,
-                              int64_t k, int* bits, cudaStream_t stream) {
-    return launch(scaling_bits_kernel, dim3(1), dim3(kThreads), 0, stream, "the scaling's bits", a_norms, a_lines,
-                  b_norms, b_lines, k, ozaki_moduli(kOzakiModuli).product, ozaki_moduli(kOzakiFewestModuli).product,
-                  bits);
 }
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,

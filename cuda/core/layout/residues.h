@@ -8,7 +8,7 @@
 // for A's lines, beta for B's. The integer product must stay under half the moduli's product M, which makes the
 // rebuild exact whatever the inputs. By Cauchy-Schwarz each element of it is at most the product of its row's and
 // its column's Euclidean norms, and a scaled line's norm is at most 2^alpha ||x|| / 2^e plus its rounding, so
-// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_norms, launch_scaling_bits): at
+// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_norms, launch_scaling_check): at
 // most K 2^(alpha + beta) for lines of equal magnitudes, as the worst case, and about 2^(alpha + beta) for lines
 // that one value dominates, such as magnitudes spread over many octaves, which so keep far more bits.
 #pragma once
@@ -145,21 +145,16 @@ struct OperandLines {
 // (core/layout/line_survey.h) flags count 0. norms must hold 0 before.
 mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream);
 
-// bits[kOzakiModuli - count] = alpha + beta for the lines' norms (a_norms over a_lines lines, b_norms over b_lines, at
-// depth k) with `count` moduli, for both counts: the largest sum, at most 62, whose bound on the integer product stays
-// under their product M / 2; alpha is its larger half.
-mm_status launch_scaling_bits(const uint64_t* a_norms, int64_t a_lines, const uint64_t* b_norms, int64_t b_lines,
-                              int64_t k, int* bits, cudaStream_t stream);
-
-// The element of launch_scaling_bits's `bits` that holds alpha + beta for `count` moduli.
+// The element of the scaling's bits (launch_scaling_check, core/layout/scaling_check.h) that holds alpha + beta for
+// `count` moduli.
 __host__ __device__ inline int scaling_bits_index(int count) { return kOzakiModuli - count; }
 
-// The bits of one operand's lines from launch_scaling_bits's sum: alpha for A, beta for B.
+// The bits of one operand's lines from the scaling's sum: alpha for A, beta for B.
 enum class OzakiOperand { kA, kB };
 
 // For each of the first count = *verdict moduli l (the scaling check's verdict, read on the GPU, so that the passes
 // can be enqueued before the host knows it; 0 writes nothing): planes + l * lines * kp holds the line's values scaled
-// to its operand's bits for that count (launch_scaling_bits's bits, max_bits) and reduced to symmetric residues
+// to its operand's bits for that count (launch_scaling_check's bits, max_bits) and reduced to symmetric residues
 // modulo the modulus, K-major (line * kp + k), with 0 for k from K to kp and for the values launch_line_survey flags
 // (whose lines the non-finite fix-up recomputes). planes has room for kOzakiModuli planes.
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
@@ -167,7 +162,7 @@ mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const un
 
 // C (M x N, leading dimension ldc) from residues + l * M * N for each of the first moduli_count moduli l, the product's
 // residue modulo modulus l in [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by
-// the lines' powers of two (a_max_bits, b_max_bits as launch_line_survey wrote them; bits as launch_scaling_bits did).
+// the lines' powers of two (a_max_bits, b_max_bits as launch_line_survey wrote them; bits as launch_scaling_check did).
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream);

@@ -1,5 +1,6 @@
-// Whether the Ozaki scheme's scaling carries a product at fp32 accuracy, decided on the GPU from statistics of the
-// operands that the passes can gather (host interface; the kernels are in scaling_check.cu).
+// The Ozaki scheme's scaling (its bits, from the lines' norms: core/layout/residues.h) and whether it carries a product
+// at fp32 accuracy, decided on the GPU from statistics of the operands that the passes gather (host interface; the
+// kernels are in scaling_check.cu).
 //
 // Each value of a line is rounded to a multiple of 2^(e - bits) (core/layout/residues.h: e the line's exponent,
 // bits alpha for the rows of op(A) and beta for the columns of op(B)), an error of at most u = 2^(e - bits - 1).
@@ -61,12 +62,21 @@ __host__ __device__ inline int ozaki_moduli_count(double rho_fewest, double rho_
 // The doubles launch_scaling_check's block_sums needs at depth k.
 int64_t scaling_check_doubles(int64_t k);
 
-// moduli[0] = ozaki_moduli_count for the product of the two operands whose lines' maxima and sums of squares along k
-// (as launch_line_survey wrote them) and scaling bits (as launch_scaling_bits wrote them) are given, with rho for
-// each count from its bits; block_sums holds scaling_check_doubles(k) doubles of workspace.
-mm_status launch_scaling_check(const unsigned* a_max_bits, int64_t a_lines, const KSquares& a_squares,
-                               const unsigned* b_max_bits, int64_t b_lines, const KSquares& b_squares, int64_t k,
-                               const int* bits, bool chain_order, double* block_sums, int* moduli,
-                               cudaStream_t stream);
+// What the check reads of one operand: its lines' maxima and sums of squares along k (as launch_line_survey wrote
+// them) and their norms (as launch_line_norms did, core/layout/residues.h).
+struct LineStatistics {
+    const unsigned* max_bits;
+    const uint64_t* norms;
+    int64_t lines;
+    KSquares squares;
+};
+
+// The scaling's bits, then the verdict: bits[scaling_bits_index(count)] = alpha + beta for each count of moduli, the
+// largest sum, at most 62, whose Cauchy-Schwarz bound on the integer product (from each operand's largest norm, each
+// line's rounding at depth k added) stays under the moduli's product M / 2, alpha its larger half; and moduli[0] =
+// ozaki_moduli_count for the product, with rho for each count from its bits. block_sums holds
+// scaling_check_doubles(k) doubles of workspace.
+mm_status launch_scaling_check(const LineStatistics& a, const LineStatistics& b, int64_t k, bool chain_order,
+                               double* block_sums, int* bits, int* moduli, cudaStream_t stream);
 
 }  // namespace gemm
