@@ -306,7 +306,8 @@ mm_status allocate_product_residues(DeviceBuffer& buffer, const GemmArgs& g, Res
 }
 
 // The scaling's bits into w.bits and how many moduli carry the product at fp32 accuracy (0: none): the scaling
-// check's verdict into w.moduli, whose read-back starts behind it. Seven are allowed where C has gemm::kChainOrderMinOutputsPerSm outputs per SM.
+// check's verdict into w.moduli, whose read-back starts behind it. Seven are allowed where C has
+// gemm::kChainOrderMinOutputsPerSm outputs per SM.
 mm_status check_scaling(const gemm::OperandLines& a, const gemm::OperandLines& b, const Lines& w, int64_t K,
                         IntReadback& verdict, cudaStream_t stream) {
     int sms = 0;
