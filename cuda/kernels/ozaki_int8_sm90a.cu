@@ -364,9 +364,7 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     MM_TRY(gemm::launch_line_survey(b, w.b_max, w.b_flags, w.b_squares, stream));
     MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
     MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
-    // The residue passes read the verdict on the GPU and are enqueued before the host waits for it, so that they
-    // run while the host waits (the wait is a synchronisation, which a CUDA graph capture does not allow: the entry
-    // refuses one first).
+    // The residue passes go out before the host waits for the verdict, which they read on the GPU (header: why).
     IntReadback verdict;
     MM_TRY(check_scaling(a, b, w, g.K, verdict, stream));
     Residues r{};

@@ -4,21 +4,17 @@
 // GPU idle from the copy until the host's next launch).
 #pragma once
 
-#include "core/host/pinned_buffer.h"
+#include "core/status.h"
 
-// One int per host thread at a time: start() enqueues the copy of *device_value on `stream`, value() waits for that
-// copy (not for what was enqueued after it) and gives the int.
+// One int per host thread at a time: start() enqueues the copy of *device_value on `stream` (a stream of the current
+// GPU), value() waits for that copy (not for what was enqueued after it) and gives the int. The page-locked int and
+// the event are the thread's own, kept between calls.
 class IntReadback {
   public:
-    IntReadback() = default;
-    IntReadback(const IntReadback&) = delete;
-    IntReadback& operator=(const IntReadback&) = delete;
-    ~IntReadback();
-
     mm_status start(const int* device_value, cudaStream_t stream);
     mm_status value(int* out);
 
   private:
-    int* host_ = nullptr;  // the thread's page-locked int
-    cudaEvent_t copied_ = nullptr;
+    int* host_ = nullptr;           // the thread's page-locked int
+    cudaEvent_t copied_ = nullptr;  // the thread's event on the current GPU
 };

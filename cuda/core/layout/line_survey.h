@@ -17,7 +17,7 @@ struct KSquares {
 };
 
 // The groups of lines whose sums of squares launch_line_survey keeps apart (a function of the shape alone, so that
-// the sums, added in a fixed order, give the same bits every time), and the doubles its KSquares::partial needs.
+// the sums, added in a fixed order, give the same bits every time); KSquares::partial holds groups x k doubles.
 int64_t k_squares_groups(const OperandLines& op);
 
 // max_bits[line] = the bits of the largest magnitude below kOzakiLargeMagnitude in the line (non-negative floats
