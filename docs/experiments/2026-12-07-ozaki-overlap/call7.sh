@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Device call 7 of this record, from branch ozaki-lean-next (commit NEW, its tip): ozaki-one-survey (one pass over
+# each operand), ozaki-one-survey-next's check grid (a block per 16 lines where the tiles of k give fewer blocks) and
+# ozaki-rebuild-lean's rebuild (the moduli count a template parameter). With .gitcarry/s11/lib_main.so.xz (main's
+# kernels), lib_new.so.xz (ozaki-one-survey's kernels, as call 6 ran them) and .gitcarry/s12/lib_lean.so.xz (the
+# branch's), .gitcarry/repo.bundle and .whl:
+#   1. ozaki_int8's GPU tests (and the generic ones that take it) and the four sanitizers with lib_lean, and asv's
+#      Sgemm suite (kernel times) for NEW where they pass; where they do not, the same with lib_new for
+#      ozaki-one-survey's tip (SURVEY);
+#   2. A/B rounds of the three libraries over nine shapes and the report with lib_lean and lib_new, as the call's
+#      limit allows (CALL_LIMIT seconds);
+# everything into one tarball, $OUT/all.tgz, re-packed after each step.
+LOG=/tmp/log; mkdir -p $LOG
+OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+source tools/device_env.sh
+NEW=$(git rev-parse HEAD) SURVEY=$(git rev-parse -q --verify ozaki-one-survey || git rev-parse origin/ozaki-one-survey)
+pack() { tar czf $OUT/all.tgz -C /tmp log -C "$PWD" results/asv 2>/dev/null || tar czf $OUT/all.tgz -C /tmp log; }
+fits() { [ $((SECONDS + $1)) -lt ${CALL_LIMIT:-540} ]; }
+echo "NEW $NEW SURVEY $SURVEY" | tee $LOG/commit.txt
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv | tee $LOG/gpu.txt
+for xz in .gitcarry/s11/lib_main.so.xz .gitcarry/s11/lib_new.so.xz .gitcarry/s12/lib_lean.so.xz; do
+    python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
+        $xz /tmp/$(basename $xz .xz)
+done
+checks() {  # $1: the library's name; the tests and the sanitizers with it in the package's place
+    cp /tmp/$1.so matmul_opt/libmatmul.so
+    step "tests $1" timeout 90 python3 -m pytest -q -rfEs -p no:cacheprovider \
+        tests/test_gpu_ozaki.py tests/test_gpu_kernels.py tests/test_gpu_hardening.py tests/test_gpu_precision.py \
+        -k "ozaki or fp32_accurate" > $LOG/tests-$1.log 2>&1
+    grep -E '^(FAILED|ERROR)' $LOG/tests-$1.log | head -20; tail -2 $LOG/tests-$1.log
+    step "sanitize $1" timeout 60 python3 -m tools.sanitize --kernels ozaki_int8 --jobs 4 > $LOG/sanitize-$1.log 2>&1
+    tail -1 $LOG/sanitize-$1.log
+    mkdir -p $LOG/sanitizers-$1; cp results/latest/sanitizer-*-ozaki_int8.log $LOG/sanitizers-$1/ 2>/dev/null; pack
+    grep -q passed $LOG/tests-$1.log && ! grep -qE '^(FAILED|ERROR)' $LOG/tests-$1.log
+}
+asv_for() {  # $1: the commit that the library in the package's place was built from
+    step asv timeout 200 python3 -m asv run --python=same --set-commit-hash=$1 \
+        --machine $(python3 -m benchmarks.machine) --bench 'bench_kernels.Sgemm.track_kernel_ms' > $LOG/asv.log 2>&1
+    tail -1 $LOG/asv.log; pack
+}
+if checks lib_lean; then asv_for $NEW; elif checks lib_new; then asv_for $SURVEY; fi
+SHAPES=512x512x512,1024x1024x1024,1025x1023x1021,2048x2048x2048,4096x4096x4096,8192x8192x8192
+SHAPES+=,16384x16384x16384,5000x3000x7001,4096x1024x4096
+ab_round() {
+    for lib in "$@"; do
+        step "ab $lib $round" timeout 40 env MATMUL_OPT_LIBRARY=/tmp/$lib.so python3 \
+            docs/experiments/2026-12-06-write-streams/ab.py --shapes $SHAPES --kernels ozaki_int8 \
+            --rounds 1 --repetitions 10 --json $LOG/ab-$lib-$round.json > $LOG/ab-$lib-$round.txt 2>&1
+    done
+}
+fits 80 && round=3 ab_round lib_main lib_new lib_lean
+fits 80 && round=4 ab_round lib_lean lib_new lib_main; pack
+for lib in lib_lean lib_new; do
+    fits 45 && MATMUL_OPT_LIBRARY=/tmp/$lib.so step "report $lib" timeout 45 python3 -m matmul_opt \
+        --kernels ozaki_int8 wgmma_3xtf32 cublas --sizes 4096 8192 16384 --sustained-sizes 8192 16384 \
+        --verify-size 256 > $LOG/report-$lib.txt 2>&1
+    grep -E "^(4096|8192|16384)x" $LOG/report-$lib.txt; pack
+done
+fits 80 && round=5 ab_round lib_new lib_lean lib_main
+echo "[call: $SECONDS s]" | tee $LOG/done.txt; pack
