@@ -1,6 +1,7 @@
 """CPU tier: every Python tool in tools/ imports as a module of the package `tools` from the repository root
 (`python3 -m tools.NAME`), reaching matmul_opt and the asv suite (benchmarks) without editing sys.path; and the
 cubin comparison matches kernels by their machine code, in cubins and in two builds of the library."""
+import re
 import shutil
 import subprocess
 import sys
@@ -43,6 +44,9 @@ def test_cubin_compare_matches_kernels_by_their_code(tmp_path):
     changed = subprocess.run(compare + [str(tmp_path / "old"), str(tmp_path / "changed")], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
     assert changed.returncode == 1 and "only after" in changed.stdout, changed.stdout + changed.stderr
+    # A one-line kernel is a handful of instructions (loads, the operation, a store, the exit), not zero or hundreds.
+    counts = [int(n) for n in re.findall(r"only after: \S+ \((\d+) instructions\)", changed.stdout)]
+    assert len(counts) == 1 and 4 <= counts[0] <= 64, changed.stdout
 
 
 def test_cubin_compare_reads_the_kernels_of_two_library_builds(tmp_path, capsys):
