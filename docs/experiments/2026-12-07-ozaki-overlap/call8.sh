@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Device call 8 of this record (not run: no machine came in three requests), from branch ozaki-lean (commit NEW, its
-# tip: ozaki-lean-next's kernels on main), with .gitcarry/s12/lib_lean.so.xz (their library, as call 7 checked it),
+# Device call 8 of this record (not run: its machine was taken back once; four more requests got none), from branch
+# ozaki-lean (commit NEW, its tip: ozaki-lean-next's kernels on main), with .gitcarry/s12/lib_lean.so.xz (their
+# library, as call 7 checked it),
 # .gitcarry/repo.bundle and .whl: asv's Sgemm suite (kernel times) for NEW, which ran past call 7's 200 s, with more
 # time; then, as the call's limit allows (CALL_LIMIT seconds), the report of issue 36's figures; everything into
 # $OUT/all.tgz.
