@@ -40,11 +40,18 @@ mm_status IntReadback::start(const int* device_value, cudaStream_t stream) {
     MM_TRY(slot.get(&host_, &copied_));
     MM_TRY(mm_check_cuda(cudaMemcpyAsync(host_, device_value, sizeof(int), cudaMemcpyDeviceToHost, stream),
                          "cudaMemcpyAsync"));
-    return mm_check_cuda(cudaEventRecord(copied_, stream), "cudaEventRecord");
+    MM_TRY(mm_check_cuda(cudaEventRecord(copied_, stream), "cudaEventRecord"));
+    pending_ = true;
+    return MM_OK;
 }
 
 mm_status IntReadback::value(int* out) {
+    pending_ = false;
     MM_TRY(mm_check_cuda(cudaEventSynchronize(copied_), "cudaEventSynchronize"));
     *out = *host_;
     return MM_OK;
+}
+
+IntReadback::~IntReadback() {
+    if (pending_) cudaEventSynchronize(copied_);  // its error, if any, is the failed call's, already reported
 }
