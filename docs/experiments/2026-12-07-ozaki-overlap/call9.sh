@@ -4,8 +4,8 @@
 # .gitcarry/s11/lib_main.so.xz (main's kernels), .gitcarry/s12/lib_lean.so.xz (ozaki-lean's, which call 7 checked)
 # and lib_trim.so.xz (the branch's), .gitcarry/repo.bundle (made on the branch) and .whl:
 #   1. ozaki_int8's GPU tests (and the generic ones that take it) and the four sanitizers with lib_trim, and asv's
-#      Sgemm suite (kernel times) for NEW where they pass; where they do not, asv for ozaki-lean's tip (LEAN) with
-#      lib_lean, whose checks passed in call 7;
+#      Sgemm suite (kernel times) for NEW where they pass; where they do not, the same with lib_lean for ozaki-lean's
+#      tip (LEAN), whose kernels passed them in call 7 (its host code has the review's read-back change since);
 #   2. A/B rounds of the three libraries over nine shapes, the report with lib_trim and lib_lean, and Nsight
 #      Compute's kernel times at 4096^3, as the call's limit allows (CALL_LIMIT seconds);
 # everything into one tarball, $OUT/all.tgz, re-packed after each step. Carry .gitcarry/s11/lib_main.so.xz (not all of
@@ -38,7 +38,7 @@ asv_for() {  # $1: the commit that the library in the package's place was built 
         --machine $(python3 -m benchmarks.machine) --bench 'bench_kernels.Sgemm.track_kernel_ms' > $LOG/asv.log 2>&1
     tail -1 $LOG/asv.log; pack
 }
-if checks lib_trim; then asv_for $NEW; else cp /tmp/lib_lean.so matmul_opt/libmatmul.so; asv_for $LEAN; fi
+if checks lib_trim; then asv_for $NEW; elif checks lib_lean; then asv_for $LEAN; fi
 SHAPES=512x512x512,1024x1024x1024,1025x1023x1021,2048x2048x2048,4096x4096x4096,8192x8192x8192
 SHAPES+=,16384x16384x16384,5000x3000x7001,4096x1024x4096
 ab_round() {
