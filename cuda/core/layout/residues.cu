@@ -17,47 +17,6 @@ constexpr int kLinesPerWarp = kTileLines / kWarps;
 constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is bound by latency, so registers go to warps
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
-constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of kLeastColumnStretch allow: 8 per SM
-constexpr int kLeastColumnStretch = 16;
-
-// A value's share of its line's norm: (|x| / 2^e)^2 in units of 2^-32, rounded up (0 for a value the fix-up takes).
-__device__ __forceinline__ uint64_t norm_term(float v, int e) {
-    if (uncarried(v)) return 0;
-    const double r = fabs(double(v)) * power_of_two(-e);  // below 1
-    return uint64_t(ceil(__dmul_ru(r, r) * 0x1p32));
-}
-
-// One block per line stored as a row.
-__global__ void line_norms_along_rows(OperandLines op, const unsigned* max_bits, uint64_t* norms) {
-    __shared__ unsigned long long warp_sum[kThreads / 32];
-    const int64_t line = blockIdx.x;
-    const float* x = op.x + line * op.ld;
-    const int e = line_exponent(max_bits[line]);
-    unsigned long long sum = 0;
-    for (int64_t k = threadIdx.x; k < op.k; k += kThreads) sum += norm_term(x[k], e);
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long total = 0;
-        for (int w = 0; w < kThreads / 32; ++w) total += warp_sum[w];
-        atomicAdd(reinterpret_cast<unsigned long long*>(norms + line), total);
-    }
-}
-
-// A thread per line stored as a column, a stretch of k per block row (column_stretch; integer sums: any order
-// gives the same total).
-__global__ void line_norms_along_columns(OperandLines op, int stretch, const unsigned* max_bits, uint64_t* norms) {
-    const int64_t line = blockIdx.x * int64_t(kThreads) + threadIdx.x;
-    if (line >= op.lines) return;
-    const int e = line_exponent(max_bits[line]);
-    for (int64_t k0 = blockIdx.y * int64_t(stretch); k0 < op.k; k0 += int64_t(gridDim.y) * stretch) {
-        uint64_t sum = 0;
-        const int64_t end = min(op.k, k0 + stretch);
-        for (int64_t k = k0; k < end; ++k) sum += norm_term(op.x[k * op.ld + line], e);
-        if (sum != 0) atomicAdd(reinterpret_cast<unsigned long long*>(norms + line), sum);
-    }
-}
 
 // Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
 // (at most 2^31 in magnitude), one byte each, packed in k order; for the first `count` moduli only.
@@ -201,33 +160,7 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
     return int(b < most ? b : most);
 }
 
-// The grid of a pass over lines stored as columns: a thread per line, a block row per stretch of k.
-dim3 column_pass_grid(const OperandLines& op, int stretch) {
-    return dim3(unsigned(blocks_for(op.lines, kThreads, INT32_MAX)), unsigned(blocks_for(op.k, stretch, kMaxGridY)));
-}
-
-// The k of one thread's stretch down a column in those passes: the longest of kLeastColumnStretch to kThreads that
-// still gives kColumnPassBlocks blocks, so that a small operand's pass keeps enough loads in flight (a thread's
-// loads of a stretch follow one another).
-int column_stretch(const OperandLines& op) {
-    int stretch = kThreads;
-    for (dim3 grid = column_pass_grid(op, stretch);
-         stretch > kLeastColumnStretch && int64_t(grid.x) * grid.y < kColumnPassBlocks;
-         grid = column_pass_grid(op, stretch))
-        stretch /= 2;
-    return stretch;
-}
-
 }  // namespace
-
-mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream) {
-    if (op.k_contiguous)
-        return launch(line_norms_along_rows, dim3(unsigned(op.lines)), dim3(kThreads), 0, stream, "the lines' norms",
-                      op, max_bits, norms);
-    const int stretch = column_stretch(op);
-    return launch(line_norms_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream,
-                  "the lines' norms", op, stretch, max_bits, norms);
-}
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {

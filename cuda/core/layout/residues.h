@@ -8,7 +8,7 @@
 // for A's lines, beta for B's. The integer product must stay under half the moduli's product M, which makes the
 // rebuild exact whatever the inputs. By Cauchy-Schwarz each element of it is at most the product of its row's and
 // its column's Euclidean norms, and a scaled line's norm is at most 2^alpha ||x|| / 2^e plus its rounding, so
-// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_norms, launch_scaling_check): at
+// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_survey, launch_scaling_check): at
 // most K 2^(alpha + beta) for lines of equal magnitudes, as the worst case, and about 2^(alpha + beta) for lines
 // that one value dominates, such as magnitudes spread over many octaves, which so keep far more bits.
 #pragma once
@@ -139,11 +139,6 @@ struct OperandLines {
     int64_t k;
     bool k_contiguous;
 };
-
-// norms[line] += the line's sum over k of (|x| / 2^e)^2 in units of 2^-32, each term rounded up (an integer sum, the
-// same in any order), with e the line's exponent from max_bits; the values launch_line_survey
-// (core/layout/line_survey.h) flags count 0. norms must hold 0 before.
-mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream);
 
 // The element of the scaling's bits (launch_scaling_check, core/layout/scaling_check.h) that holds alpha + beta for
 // `count` moduli.
