@@ -1,6 +1,7 @@
 #include "core/layout/line_survey.h"
 
 #include "core/launch.h"
+#include "core/layout/rounded_up.cuh"
 
 namespace gemm {
 
@@ -33,14 +34,6 @@ __device__ __forceinline__ double carried_square(float v) {
 __device__ __forceinline__ double carried_square_up(float v) {
     const double x = uncarried(v) ? 0.0 : double(v);
     return __dmul_ru(x, x);
-}
-
-// The sum of every lane's value over the warp, each addition rounded up, by a fixed butterfly (every lane gets the
-// same bits: an addition gives the same bits in either order).
-__device__ __forceinline__ double warp_sum_up(double value) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        value = __dadd_ru(value, __shfl_xor_sync(0xffffffffu, value, offset));
-    return value;
 }
 
 // This warp's largest magnitude of a line and whether the line holds an uncarried value, from each lane's: by

@@ -1,6 +1,7 @@
 #include "core/layout/scaling_check.h"
 
 #include "core/launch.h"
+#include "core/layout/rounded_up.cuh"
 
 namespace gemm {
 
@@ -40,13 +41,6 @@ __device__ unsigned long long block_max(unsigned long long value) {
     for (int w = 0; w < kWarps; ++w) result = max(result, warp_max[w]);
     __syncthreads();  // every thread reads warp_max before a second call writes it
     return result;
-}
-
-// The sum of each addend rounded up, over the warp, by a fixed butterfly (every lane gets the same bits).
-__device__ __forceinline__ double warp_sum_up(double value) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        value = __dadd_ru(value, __shfl_xor_sync(0xffffffffu, value, offset));
-    return value;
 }
 
 // This block's share of an operand's lines (a fixed cut by block index): the sum over those with a nonzero maximum
