@@ -10,8 +10,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int64_t kMostCheckBlocks = 512;  // of the k sums' combination, whose tiles the blocks share out
-constexpr int64_t kCheckBlockLines = 256;  // of each operand, at most, whose sums of squares one block adds up, where
-                                           // the tiles of k leave that many
+constexpr int64_t kCheckBlockLines = 16;   // of each operand, at most, whose sums of squares one block adds up (two
+                                           // per warp), where the tiles of k and kMostCheckBlocks leave that few
 constexpr int kCheckRunK = 32;              // k of one warp's run in a tile of that combination: a lane each
 static_assert(kCheckRunK == 32, "a run's k are a warp's lanes");
 constexpr int kCheckSums = 7;               // per block: A's and B's k totals, their products, each operand's sum
