@@ -101,12 +101,13 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
     }
 }
 
-// C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues by crt_fraction (core/layout/residues.h).
-// A thread rebuilds four consecutive elements of C in row-major order, reading one 4-byte word of each modulus's
-// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise,
-// and storing them as one float4 where vector_rows (C's rows of a multiple of 4 elements, each on 16 bytes: the
-// four lie in one row) and one by one otherwise; the grid strides over the groups, stepping (i, j) without dividing.
-template <bool kWords>
+// C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
+// crt_fraction (core/layout/residues.h). A thread rebuilds four consecutive elements of C in row-major order, reading
+// one 4-byte word of each modulus's residues where kWords (M N a multiple of 4, so that every plane's words are
+// aligned) and single bytes otherwise, and storing them as one float4 where vector_rows (C's rows of a multiple of 4
+// elements, each on 16 bytes: the four lie in one row) and one by one otherwise; the grid strides over the groups,
+// stepping (i, j) without dividing.
+template <bool kWords, int kModuli>
 __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
                                                            const unsigned* a_max_bits, const unsigned* b_max_bits,
                                                            const int* scaling_bits, float* C, int64_t ldc,
@@ -120,16 +121,13 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
     const int64_t i_step = stride * kGroupK / N, j_step = stride * kGroupK % N;
     for (; group < groups; group += stride) {
         const int64_t first = group * kGroupK;
-        unsigned words[kOzakiModuli];
+        unsigned words[kOzakiModuli] = {};  // past kModuli: unread, as they weigh 0
 #pragma unroll
-        for (int l = 0; l < kOzakiModuli; ++l) {
+        for (int l = 0; l < kModuli; ++l) {
             const uint8_t* const plane = residues + l * count;
-            if (l >= moduli.count) {
-                words[l] = 0;  // weighs 0 in crt_fraction
-            } else if constexpr (kWords) {
+            if constexpr (kWords) {
                 words[l] = *reinterpret_cast<const unsigned*>(plane + first);
             } else {
-                words[l] = 0;
                 for (int c = 0; c < kGroupK && first + c < count; ++c)
                     words[l] |= unsigned(plane[first + c]) << (8 * c);
             }
@@ -139,11 +137,11 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
             if (!kWords && first + c >= count) break;
-            unsigned r[kOzakiModuli];
+            unsigned r[kOzakiModuli] = {};
 #pragma unroll
-            for (int l = 0; l < kOzakiModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
+            for (int l = 0; l < kModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
             const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
-            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            value[c] = float(double(crt_fraction<kModuli>(r, moduli)) * (moduli.product * power_of_two(e)));
             if (!vector_rows) C[row * ldc + column] = value[c];
             if (++column == N) column = 0, ++row;
         }
@@ -158,6 +156,22 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 int blocks_for(int64_t n, int64_t per_block, int64_t most) {
     const int64_t b = (n - 1) / per_block + 1;
     return int(b < most ? b : most);
+}
+
+// The rebuild of C from the residues modulo the first kModuli moduli.
+template <int kModuli>
+mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits, const unsigned* b_max_bits,
+                         const int* bits, float* C, int64_t ldc, cudaStream_t stream) {
+    const int64_t count = int64_t(M) * N;
+    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
+    const int* const count_bits = bits + scaling_bits_index(kModuli);
+    const OzakiModuli& moduli = ozaki_moduli(kModuli);
+    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    if (count % kGroupK == 0)
+        return launch(rebuild_kernel<true, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
+    return launch(rebuild_kernel<false, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                  residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
 }  // namespace
@@ -176,16 +190,9 @@ mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const un
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream) {
-    const int64_t count = int64_t(M) * N;
-    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
-    const int* const count_bits = bits + scaling_bits_index(moduli_count);
-    const OzakiModuli& moduli = ozaki_moduli(moduli_count);
-    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
-    if (count % kGroupK == 0)
-        return launch(rebuild_kernel<true>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
-    return launch(rebuild_kernel<false>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues,
-                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
+    if (moduli_count == kOzakiFewestModuli)
+        return launch_rebuild<kOzakiFewestModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
+    return launch_rebuild<kOzakiModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
 }
 
 }  // namespace gemm

@@ -106,11 +106,20 @@ __host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, 
 // The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past its count), as a signed
 // fraction of 2^64 of M: the Chinese remainder theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1,
 // and the sum of r_l weight_l modulo 2^64 is that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the
-// scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M.
+// scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M. The sum
+// runs over the first kCount moduli (the set's count, or all of them: the others weigh 0), as the products with each
+// weight's low word (64-bit sums) plus those with its high word (32-bit sums, shifted): one multiply-add each.
+template <int kCount = kOzakiModuli>
 __host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kOzakiModuli], const OzakiModuli& moduli) {
-    unsigned long long sum = 0;
-    for (int l = 0; l < kOzakiModuli; ++l) sum += residues[l] * moduli.modulus[l].weight;
-    return (long long)sum;
+    static_assert(kCount <= kOzakiModuli, "at most every modulus");
+    unsigned long long low = 0;
+    unsigned high = 0;
+    for (int l = 0; l < kCount; ++l) {
+        const unsigned long long weight = moduli.modulus[l].weight;
+        low += (unsigned long long)residues[l] * unsigned(weight);
+        high += residues[l] * unsigned(weight >> 32);
+    }
+    return (long long)(low + ((unsigned long long)high << 32));
 }
 
 // 2^e as a double, exactly, for e within the double exponent's normal range (a multiplication by it is exact where
