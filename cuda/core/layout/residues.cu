@@ -19,38 +19,35 @@ constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
 
 // Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
-// (at most 2^31 in magnitude), one byte each, packed in k order; for the first `count` moduli only.
+// (at most 2^31 in magnitude), one byte each, packed in k order; for the first kCount moduli.
+template <int kCount>
 __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
-                                               int count, unsigned (&packed)[kOzakiModuli]) {
+                                               unsigned (&packed)[kCount]) {
     LiftedInteger x[kGroupK];
 #pragma unroll
     for (int c = 0; c < kGroupK; ++c)
         x[c] = lift(uncarried(v[c]) ? 0 : __double2ll_rn(double(v[c]) * power_of_two(shift)));
 #pragma unroll
-    for (int l = 0; l < kOzakiModuli; ++l) {
+    for (int l = 0; l < kCount; ++l) {
         unsigned word = 0;
-        if (l < count) {
 #pragma unroll
-            for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
-        }
+        for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
         packed[l] = word;
     }
 }
 
+// The residue pass's shared tile of lines stored as columns.
+using LinesTile = float[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
+
 // A block covers kTileLines lines x kTileK k: each warp kLinesPerWarp lines, each lane a group of kGroupK
 // consecutive k, whose residues it stores four bytes at a time into each modulus's K-major plane. Lines stored as
 // rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
-// first, whose rows the lanes then read along k. The count of moduli is the scaling check's verdict, read from
-// device memory (0: none, and the block returns).
-template <bool kKContiguous>
-__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
-    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                    const int* verdict, int8_t* planes, int64_t kp, OzakiModuli moduli) {
-    const int count = *verdict;
-    if (count == 0) return;
-    const int both = bits[scaling_bits_index(count)];
-    const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
-    __shared__ __align__(16) float tile[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
+// first, whose rows the lanes then read along k. The count of moduli, kCount, is the scaling check's verdict (the
+// kernel below reads it and runs this body once for the count it finds, so that the loops over moduli unroll
+// without a test per modulus).
+template <bool kKContiguous, int kCount>
+__device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
+                                             int8_t* planes, int64_t kp, const OzakiModuli& moduli, LinesTile& tile) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t line0 = blockIdx.x * int64_t(kTileLines);
     const int64_t plane = op.lines * kp;
@@ -90,15 +87,31 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
                 const float4 t = *reinterpret_cast<const float4*>(&tile[r][kGroupK * lane]);
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
             }
-            unsigned packed[kOzakiModuli];
-            group_residues(v, line_bits - line_exponent(max_bits[line]), moduli, count, packed);
-            int8_t* const out = planes + line * kp + k;
+            unsigned packed[kCount];
+            group_residues<kCount>(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
+            int8_t* out = planes + line * kp + k;
 #pragma unroll
-            for (int l = 0; l < kOzakiModuli; ++l)
-                if (l < count) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
+            for (int l = 0; l < kCount; ++l, out += plane) *reinterpret_cast<unsigned*>(out) = packed[l];
         }
         if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
     }
+}
+
+// The residue pass for the count of moduli that the scaling check's verdict gives (0: none, and the block returns).
+template <bool kKContiguous>
+__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
+    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
+                    const int* verdict, int8_t* planes, int64_t kp, OzakiModuli moduli) {
+    static_assert(kOzakiFewestModuli + 1 == kOzakiModuli, "a verdict is 0, kOzakiFewestModuli or kOzakiModuli");
+    const int count = *verdict;
+    if (count == 0) return;
+    const int both = bits[scaling_bits_index(count)];
+    const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
+    __shared__ __align__(16) LinesTile tile;  // lines stored as columns only
+    if (count == kOzakiModuli)
+        cut_residues<kKContiguous, kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
+    else
+        cut_residues<kKContiguous, kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
 }
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
