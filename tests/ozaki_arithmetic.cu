@@ -4,7 +4,8 @@
 //   r X       the scaled integer X in [-2^31, 2^31]: its residue byte modulo every modulus, as int8
 //   e X       the int32 X: residue_of(X) modulo every modulus
 //   c R0..R7  residues in [0, m_l): crt_fraction with every modulus
-//   f R0..R6  residues in [0, m_l) of the first seven: crt_fraction with the fewest moduli
+//   f R0..R6  residues in [0, m_l) of the first seven: crt_fraction with the fewest moduli (over the first seven;
+//             exits with 3 where the sum over all eight, the eighth weighing 0, differs)
 //   x B       the bits B of a largest magnitude: line_exponent(B)
 //   m         the moduli
 //   v U2 V2 A B S K   the scaling check's statistics at depth K: ozaki_carries (1 or 0) and the estimate rho
@@ -40,7 +41,9 @@ int main() {
             unsigned residues[gemm::kOzakiModuli] = {};
             for (int l = 0; l < gemm::kOzakiFewestModuli; ++l)
                 if (std::scanf("%u", &residues[l]) != 1) return 2;
-            std::printf("%lld", gemm::crt_fraction(residues, fewest));
+            const long long counted = gemm::crt_fraction<gemm::kOzakiFewestModuli>(residues, fewest);
+            if (gemm::crt_fraction(residues, fewest) != counted) return 3;  // the eighth weighs 0: the same sum
+            std::printf("%lld", counted);
         } else if (op == 'n') {
             double rho_fewest = 0, rho_all = 0, k = 0;
             int chain = 0;

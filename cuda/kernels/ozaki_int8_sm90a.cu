@@ -8,8 +8,8 @@
 // fraction of the moduli's product, and C is C_int scaled back (core/layout/residues.h: the scaling, the residue
 // passes and the rebuild).
 //
-// Passes: two over each operand, for its lines' largest magnitudes together with the scaling check's sums of squares
-// along k (core/layout/line_survey.h) and for its lines' norms; one that writes its residue matrices K-major (int8,
+// Passes: one over each operand for its lines' largest magnitudes, the scaling check's sums of squares along k and
+// each line's sum of squares (core/layout/line_survey.h); one that writes its residue matrices K-major (int8,
 // K padded to 16), then every modulus's product in one launch of this file's kernel (its units are the tiles of C
 // once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte per element), and
 // the rebuild. A K longer than kChunkK
@@ -240,11 +240,10 @@ __global__ void __launch_bounds__(kFrame.threads(), 1)
         Params{&a_map, &b_map, residues, moduli, accumulate, kt_offset, s});
 }
 
-// The lines' statistics of one call: norms, maxima, non-finite flags, the scaling's bits, the scaling check's sums
-// and verdict, carved from one allocation whose first meta_bytes start zeroed (the passes over them accumulate).
+// The lines' statistics of one call: maxima, non-finite flags, the scaling's bits, the scaling check's sums and
+// verdict, each line's sum of squares in pieces, carved from one allocation whose first meta_bytes start zeroed (the
+// survey accumulates into them).
 struct Lines {
-    uint64_t* a_norms;
-    uint64_t* b_norms;
     unsigned* a_max;
     unsigned* b_max;
     int* a_flags;
@@ -253,6 +252,8 @@ struct Lines {
     int* moduli;  // the scaling check's verdict: the count of moduli, or 0
     gemm::KSquares a_squares;
     gemm::KSquares b_squares;
+    gemm::LineSquares a_line_squares;
+    gemm::LineSquares b_line_squares;
     double* block_sums;  // the scaling check's
 };
 
@@ -272,14 +273,15 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, const gemm::OperandL
     const int64_t M = g.M, N = g.N;
     w->a_squares.groups = gemm::k_squares_groups(a);
     w->b_squares.groups = gemm::k_squares_groups(b);
-    const int64_t meta_bytes = 8 * (M + N) + 2 * 4 * (M + N) + 3 * 4;
+    w->a_line_squares.pieces = gemm::line_square_pieces(a);
+    w->b_line_squares.pieces = gemm::line_square_pieces(b);
+    const int64_t meta_bytes = 2 * 4 * (M + N) + 3 * 4;
     const int64_t squares_bytes =
-        8 * ((w->a_squares.groups + w->b_squares.groups) * int64_t(g.K) + gemm::scaling_check_doubles(g.K));
+        8 * ((w->a_squares.groups + w->b_squares.groups) * int64_t(g.K) + w->a_line_squares.pieces * M +
+             w->b_line_squares.pieces * N + gemm::scaling_check_doubles());
     MM_TRY(buffer.allocate(size_t(aligned(meta_bytes) + squares_bytes), "the Ozaki scheme's line statistics"));
     uint8_t* const base = reinterpret_cast<uint8_t*>(buffer.data());
-    w->a_norms = reinterpret_cast<uint64_t*>(base);
-    w->b_norms = w->a_norms + M;
-    w->a_max = reinterpret_cast<unsigned*>(w->b_norms + N);
+    w->a_max = reinterpret_cast<unsigned*>(base);
     w->b_max = w->a_max + M;
     w->a_flags = reinterpret_cast<int*>(w->b_max + N);
     w->b_flags = w->a_flags + M;
@@ -287,7 +289,9 @@ mm_status allocate(DeviceBuffer& buffer, const GemmArgs& g, const gemm::OperandL
     w->moduli = w->bits + 2;
     w->a_squares.partial = reinterpret_cast<double*>(base + aligned(meta_bytes));
     w->b_squares.partial = w->a_squares.partial + w->a_squares.groups * int64_t(g.K);
-    w->block_sums = w->b_squares.partial + w->b_squares.groups * int64_t(g.K);
+    w->a_line_squares.partial = w->b_squares.partial + w->b_squares.groups * int64_t(g.K);
+    w->b_line_squares.partial = w->a_line_squares.partial + w->a_line_squares.pieces * M;
+    w->block_sums = w->b_line_squares.partial + w->b_line_squares.pieces * N;
     return mm_check_cuda(cudaMemsetAsync(base, 0, size_t(meta_bytes), stream), "cudaMemsetAsync");
 }
 
@@ -313,8 +317,8 @@ mm_status check_scaling(const gemm::OperandLines& a, const gemm::OperandLines& b
     int sms = 0;
     MM_TRY(gemm::sm_count(&sms));
     const bool chain_order = double(a.lines) * double(b.lines) >= gemm::kChainOrderMinOutputsPerSm * sms;
-    const gemm::LineStatistics a_lines{w.a_max, w.a_norms, a.lines, w.a_squares};
-    const gemm::LineStatistics b_lines{w.b_max, w.b_norms, b.lines, w.b_squares};
+    const gemm::LineStatistics a_lines{w.a_max, a.lines, w.a_squares, w.a_line_squares};
+    const gemm::LineStatistics b_lines{w.b_max, b.lines, w.b_squares, w.b_line_squares};
     MM_TRY(gemm::launch_scaling_check(a_lines, b_lines, K, chain_order, w.block_sums, w.bits, w.moduli, stream));
     return verdict.start(w.moduli, stream);
 }
@@ -360,10 +364,8 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     DeviceBuffer lines_buffer(stream, DeviceBuffer::Pool::kWorkspace);
     Lines w{};
     MM_TRY(allocate(lines_buffer, g, a, b, &w, stream));
-    MM_TRY(gemm::launch_line_survey(a, w.a_max, w.a_flags, w.a_squares, stream));
-    MM_TRY(gemm::launch_line_survey(b, w.b_max, w.b_flags, w.b_squares, stream));
-    MM_TRY(gemm::launch_line_norms(a, w.a_max, w.a_norms, stream));
-    MM_TRY(gemm::launch_line_norms(b, w.b_max, w.b_norms, stream));
+    MM_TRY(gemm::launch_line_survey(a, w.a_max, w.a_flags, w.a_squares, w.a_line_squares, stream));
+    MM_TRY(gemm::launch_line_survey(b, w.b_max, w.b_flags, w.b_squares, w.b_line_squares, stream));
     // The residue passes go out before the host waits for the verdict, which they read on the GPU (header: why).
     IntReadback verdict;
     MM_TRY(check_scaling(a, b, w, g.K, verdict, stream));

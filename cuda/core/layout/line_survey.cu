@@ -1,6 +1,7 @@
 #include "core/layout/line_survey.h"
 
 #include "core/launch.h"
+#include "core/layout/rounded_up.cuh"
 
 namespace gemm {
 
@@ -29,6 +30,12 @@ __device__ __forceinline__ double carried_square(float v) {
     return x * x;
 }
 
+// The same, rounded up: a term of a line's bound.
+__device__ __forceinline__ double carried_square_up(float v) {
+    const double x = uncarried(v) ? 0.0 : double(v);
+    return __dmul_ru(x, x);
+}
+
 // This warp's largest magnitude of a line and whether the line holds an uncarried value, from each lane's: by
 // atomicMax, which gives the same maximum in any order.
 __device__ __forceinline__ void warp_line_max(unsigned top, bool flagged, int64_t line, unsigned* max_bits,
@@ -42,11 +49,12 @@ __device__ __forceinline__ void warp_line_max(unsigned top, bool flagged, int64_
 }
 
 // Lines stored as rows (k contiguous): a thread per kRowStrideK k, kThreads apart, down its group's lines in order
-// (a warp reads 32 consecutive k of one line per load); a warp's 128 values of a line give one atomicMax.
+// (a warp reads 32 consecutive k of one line per load); a warp's 128 values of a line give one atomicMax and one
+// piece of the line's sum of squares (piece blockIdx.x * kWarps + warp; warps past K write zeros).
 __global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, unsigned* max_bits, int* flags,
-                                                              KSquares sums, int64_t group_lines) {
+                                                              KSquares sums, LineSquares lines, int64_t group_lines) {
     const int64_t k0 = blockIdx.x * int64_t(kRowTileK) + threadIdx.x;
-    if (k0 - threadIdx.x % 32 >= op.k) return;  // whole warps past K; the others reduce over all their lanes
+    double* const pieces = lines.partial + (blockIdx.x * int64_t(kWarps) + threadIdx.x / 32) * op.lines;
     const int64_t group = blockIdx.y, first = group * group_lines, end = min(op.lines, first + group_lines);
     double sum[kRowStrideK] = {};
     for (int64_t line0 = first; line0 < end; line0 += kRowBatch) {
@@ -63,13 +71,17 @@ __global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, u
             if (line0 + b >= end) break;
             unsigned top = 0;
             bool flagged = false;
+            double line_sum = 0.0;
 #pragma unroll
             for (int s = 0; s < kRowStrideK; ++s) {
                 top = max(top, carried_bits(v[b][s]));
                 flagged |= uncarried(v[b][s]);
                 sum[s] += carried_square(v[b][s]);
+                line_sum = __dadd_ru(line_sum, carried_square_up(v[b][s]));
             }
             warp_line_max(top, flagged, line0 + b, max_bits, flags);
+            line_sum = warp_sum_up(line_sum);
+            if (threadIdx.x % 32 == 0) pieces[line0 + b] = line_sum;
         }
     }
 #pragma unroll
@@ -110,10 +122,12 @@ __device__ __forceinline__ double transposed_square_sums(const float (&v)[32]) {
 }
 
 // Lines stored as columns (lines contiguous): a thread per line of each chunk of kThreads lines of the group, down a
-// stretch of k in batches of kColumnBatch (one atomicMax per line and stretch). A k's sum adds its lanes by
-// transposed_square_sums, then (in shared memory) each warp's chunks in order, then the warps in order.
+// stretch of k in batches of kColumnBatch (one atomicMax and one piece of the line's sum of squares per line and
+// stretch: piece blockIdx.x). A k's sum adds its lanes by transposed_square_sums, then (in shared memory) each warp's
+// chunks in order, then the warps in order.
 __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op, int stretch, unsigned* max_bits,
-                                                                 int* flags, KSquares sums, int64_t group_lines) {
+                                                                 int* flags, KSquares sums, LineSquares lines,
+                                                                 int64_t group_lines) {
     __shared__ double warp_sums[kWarps][kMostColumnStretch];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t group = blockIdx.y, first = group * group_lines, end = min(op.lines, first + group_lines);
@@ -126,6 +140,7 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
         const bool inside = line < end;
         unsigned top = 0;
         bool flagged = false;
+        double line_sum = 0.0;
         for (int q0 = 0; q0 < span; q0 += kColumnBatch) {
             float v[kColumnBatch];
 #pragma unroll
@@ -138,9 +153,12 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
             }
             const double sum = transposed_square_sums(v);  // the warp's, for k0 + q0 + lane
             if (q0 + lane < span) warp_sums[warp][q0 + lane] += sum;
+#pragma unroll
+            for (int b = 0; b < kColumnBatch; ++b) line_sum = __dadd_ru(line_sum, carried_square_up(v[b]));
         }
         if (inside && top != 0) atomicMax(max_bits + line, top);
         if (inside && flagged) flags[line] = 1;
+        if (inside) lines.partial[blockIdx.x * op.lines + line] = line_sum;
     }
     __syncthreads();
     for (int q = threadIdx.x; q < span; q += kThreads) {
@@ -170,19 +188,25 @@ int64_t k_squares_groups(const OperandLines& op) {
     return groups > 1 ? groups : 1;
 }
 
+// Rows: a piece per warp of each tile of k (every warp of the grid writes its pieces). Columns: a piece per stretch.
+int64_t line_square_pieces(const OperandLines& op) {
+    if (op.k_contiguous) return ceil_div(op.k, kRowTileK) * kWarps;
+    return ceil_div(op.k, column_stretch(op, k_squares_groups(op)));
+}
+
 mm_status launch_line_survey(const OperandLines& op, unsigned* max_bits, int* flags, const KSquares& sums,
-                             cudaStream_t stream) {
+                             const LineSquares& lines, cudaStream_t stream) {
     if (op.k_contiguous) {
         const int64_t group_lines = ceil_div(op.lines, sums.groups);
         const dim3 grid(unsigned(ceil_div(op.k, kRowTileK)), unsigned(sums.groups));
         return launch(survey_along_rows, grid, dim3(kThreads), 0, stream, "the lines' survey", op, max_bits, flags,
-                      sums, group_lines);
+                      sums, lines, group_lines);
     }
     const int64_t group_lines = ceil_div(ceil_div(op.lines, sums.groups), kThreads) * kThreads;
     const int stretch = column_stretch(op, sums.groups);
     const dim3 grid(unsigned(ceil_div(op.k, stretch)), unsigned(sums.groups));
     return launch(survey_along_columns, grid, dim3(kThreads), 0, stream, "the lines' survey", op, stretch, max_bits,
-                  flags, sums, group_lines);
+                  flags, sums, lines, group_lines);
 }
 
 }  // namespace gemm

@@ -17,81 +17,37 @@ constexpr int kLinesPerWarp = kTileLines / kWarps;
 constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is bound by latency, so registers go to warps
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
-constexpr int64_t kColumnPassBlocks = 1024;  // at least, where stretches of kLeastColumnStretch allow: 8 per SM
-constexpr int kLeastColumnStretch = 16;
-
-// A value's share of its line's norm: (|x| / 2^e)^2 in units of 2^-32, rounded up (0 for a value the fix-up takes).
-__device__ __forceinline__ uint64_t norm_term(float v, int e) {
-    if (uncarried(v)) return 0;
-    const double r = fabs(double(v)) * power_of_two(-e);  // below 1
-    return uint64_t(ceil(__dmul_ru(r, r) * 0x1p32));
-}
-
-// One block per line stored as a row.
-__global__ void line_norms_along_rows(OperandLines op, const unsigned* max_bits, uint64_t* norms) {
-    __shared__ unsigned long long warp_sum[kThreads / 32];
-    const int64_t line = blockIdx.x;
-    const float* x = op.x + line * op.ld;
-    const int e = line_exponent(max_bits[line]);
-    unsigned long long sum = 0;
-    for (int64_t k = threadIdx.x; k < op.k; k += kThreads) sum += norm_term(x[k], e);
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long total = 0;
-        for (int w = 0; w < kThreads / 32; ++w) total += warp_sum[w];
-        atomicAdd(reinterpret_cast<unsigned long long*>(norms + line), total);
-    }
-}
-
-// A thread per line stored as a column, a stretch of k per block row (column_stretch; integer sums: any order
-// gives the same total).
-__global__ void line_norms_along_columns(OperandLines op, int stretch, const unsigned* max_bits, uint64_t* norms) {
-    const int64_t line = blockIdx.x * int64_t(kThreads) + threadIdx.x;
-    if (line >= op.lines) return;
-    const int e = line_exponent(max_bits[line]);
-    for (int64_t k0 = blockIdx.y * int64_t(stretch); k0 < op.k; k0 += int64_t(gridDim.y) * stretch) {
-        uint64_t sum = 0;
-        const int64_t end = min(op.k, k0 + stretch);
-        for (int64_t k = k0; k < end; ++k) sum += norm_term(op.x[k * op.ld + line], e);
-        if (sum != 0) atomicAdd(reinterpret_cast<unsigned long long*>(norms + line), sum);
-    }
-}
 
 // Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
-// (at most 2^31 in magnitude), one byte each, packed in k order; for the first `count` moduli only.
+// (at most 2^31 in magnitude), one byte each, packed in k order; for the first kCount moduli.
+template <int kCount>
 __device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
-                                               int count, unsigned (&packed)[kOzakiModuli]) {
+                                               unsigned (&packed)[kCount]) {
     LiftedInteger x[kGroupK];
 #pragma unroll
     for (int c = 0; c < kGroupK; ++c)
         x[c] = lift(uncarried(v[c]) ? 0 : __double2ll_rn(double(v[c]) * power_of_two(shift)));
 #pragma unroll
-    for (int l = 0; l < kOzakiModuli; ++l) {
+    for (int l = 0; l < kCount; ++l) {
         unsigned word = 0;
-        if (l < count) {
 #pragma unroll
-            for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
-        }
+        for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
         packed[l] = word;
     }
 }
 
+// The residue pass's shared tile of lines stored as columns.
+using LinesTile = float[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
+
 // A block covers kTileLines lines x kTileK k: each warp kLinesPerWarp lines, each lane a group of kGroupK
 // consecutive k, whose residues it stores four bytes at a time into each modulus's K-major plane. Lines stored as
 // rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
-// first, whose rows the lanes then read along k. The count of moduli is the scaling check's verdict, read from
-// device memory (0: none, and the block returns).
-template <bool kKContiguous>
-__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
-    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
-                    const int* verdict, int8_t* planes, int64_t kp, OzakiModuli moduli) {
-    const int count = *verdict;
-    if (count == 0) return;
-    const int both = bits[scaling_bits_index(count)];
-    const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
-    __shared__ __align__(16) float tile[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
+// first, whose rows the lanes then read along k. The count of moduli, kCount, is the scaling check's verdict (the
+// kernel below reads it and runs this body once for the count it finds, so that the loops over moduli unroll
+// without a test per modulus).
+template <bool kKContiguous, int kCount>
+__device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
+                                             int8_t* planes, int64_t kp, const OzakiModuli& moduli, LinesTile& tile) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t line0 = blockIdx.x * int64_t(kTileLines);
     const int64_t plane = op.lines * kp;
@@ -131,23 +87,40 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
                 const float4 t = *reinterpret_cast<const float4*>(&tile[r][kGroupK * lane]);
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
             }
-            unsigned packed[kOzakiModuli];
-            group_residues(v, line_bits - line_exponent(max_bits[line]), moduli, count, packed);
-            int8_t* const out = planes + line * kp + k;
+            unsigned packed[kCount];
+            group_residues<kCount>(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
+            int8_t* out = planes + line * kp + k;
 #pragma unroll
-            for (int l = 0; l < kOzakiModuli; ++l)
-                if (l < count) *reinterpret_cast<unsigned*>(out + l * plane) = packed[l];
+            for (int l = 0; l < kCount; ++l, out += plane) *reinterpret_cast<unsigned*>(out) = packed[l];
         }
         if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
     }
 }
 
-// C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues by crt_fraction (core/layout/residues.h).
-// A thread rebuilds four consecutive elements of C in row-major order, reading one 4-byte word of each modulus's
-// residues where kWords (M N a multiple of 4, so that every plane's words are aligned) and single bytes otherwise,
-// and storing them as one float4 where vector_rows (C's rows of a multiple of 4 elements, each on 16 bytes: the
-// four lie in one row) and one by one otherwise; the grid strides over the groups, stepping (i, j) without dividing.
-template <bool kWords>
+// The residue pass for the count of moduli that the scaling check's verdict gives (0: none, and the block returns).
+template <bool kKContiguous>
+__global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
+    residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
+                    const int* verdict, int8_t* planes, int64_t kp, OzakiModuli moduli) {
+    static_assert(kOzakiFewestModuli + 1 == kOzakiModuli, "a verdict is 0, kOzakiFewestModuli or kOzakiModuli");
+    const int count = *verdict;
+    if (count == 0) return;
+    const int both = bits[scaling_bits_index(count)];
+    const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
+    __shared__ __align__(16) LinesTile tile;  // lines stored as columns only
+    if (count == kOzakiModuli)
+        cut_residues<kKContiguous, kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
+    else
+        cut_residues<kKContiguous, kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
+}
+
+// C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
+// crt_fraction (core/layout/residues.h). A thread rebuilds four consecutive elements of C in row-major order, reading
+// one 4-byte word of each modulus's residues where kWords (M N a multiple of 4, so that every plane's words are
+// aligned) and single bytes otherwise, and storing them as one float4 where vector_rows (C's rows of a multiple of 4
+// elements, each on 16 bytes: the four lie in one row) and one by one otherwise; the grid strides over the groups,
+// stepping (i, j) without dividing.
+template <bool kWords, int kModuli>
 __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
                                                            const unsigned* a_max_bits, const unsigned* b_max_bits,
                                                            const int* scaling_bits, float* C, int64_t ldc,
@@ -161,16 +134,13 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
     const int64_t i_step = stride * kGroupK / N, j_step = stride * kGroupK % N;
     for (; group < groups; group += stride) {
         const int64_t first = group * kGroupK;
-        unsigned words[kOzakiModuli];
+        unsigned words[kOzakiModuli] = {};  // past kModuli: unread, as they weigh 0
 #pragma unroll
-        for (int l = 0; l < kOzakiModuli; ++l) {
+        for (int l = 0; l < kModuli; ++l) {
             const uint8_t* const plane = residues + l * count;
-            if (l >= moduli.count) {
-                words[l] = 0;  // weighs 0 in crt_fraction
-            } else if constexpr (kWords) {
+            if constexpr (kWords) {
                 words[l] = *reinterpret_cast<const unsigned*>(plane + first);
             } else {
-                words[l] = 0;
                 for (int c = 0; c < kGroupK && first + c < count; ++c)
                     words[l] |= unsigned(plane[first + c]) << (8 * c);
             }
@@ -180,11 +150,11 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
             if (!kWords && first + c >= count) break;
-            unsigned r[kOzakiModuli];
+            unsigned r[kOzakiModuli] = {};
 #pragma unroll
-            for (int l = 0; l < kOzakiModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
+            for (int l = 0; l < kModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
             const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
-            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            value[c] = float(double(crt_fraction<kModuli>(r, moduli)) * (moduli.product * power_of_two(e)));
             if (!vector_rows) C[row * ldc + column] = value[c];
             if (++column == N) column = 0, ++row;
         }
@@ -201,33 +171,23 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
     return int(b < most ? b : most);
 }
 
-// The grid of a pass over lines stored as columns: a thread per line, a block row per stretch of k.
-dim3 column_pass_grid(const OperandLines& op, int stretch) {
-    return dim3(unsigned(blocks_for(op.lines, kThreads, INT32_MAX)), unsigned(blocks_for(op.k, stretch, kMaxGridY)));
-}
-
-// The k of one thread's stretch down a column in those passes: the longest of kLeastColumnStretch to kThreads that
-// still gives kColumnPassBlocks blocks, so that a small operand's pass keeps enough loads in flight (a thread's
-// loads of a stretch follow one another).
-int column_stretch(const OperandLines& op) {
-    int stretch = kThreads;
-    for (dim3 grid = column_pass_grid(op, stretch);
-         stretch > kLeastColumnStretch && int64_t(grid.x) * grid.y < kColumnPassBlocks;
-         grid = column_pass_grid(op, stretch))
-        stretch /= 2;
-    return stretch;
+// The rebuild of C from the residues modulo the first kModuli moduli.
+template <int kModuli>
+mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits, const unsigned* b_max_bits,
+                         const int* bits, float* C, int64_t ldc, cudaStream_t stream) {
+    const int64_t count = int64_t(M) * N;
+    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
+    const int* const count_bits = bits + scaling_bits_index(kModuli);
+    const OzakiModuli& moduli = ozaki_moduli(kModuli);
+    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    if (count % kGroupK == 0)
+        return launch(rebuild_kernel<true, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
+    return launch(rebuild_kernel<false, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                  residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
 }  // namespace
-
-mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream) {
-    if (op.k_contiguous)
-        return launch(line_norms_along_rows, dim3(unsigned(op.lines)), dim3(kThreads), 0, stream, "the lines' norms",
-                      op, max_bits, norms);
-    const int stretch = column_stretch(op);
-    return launch(line_norms_along_columns, column_pass_grid(op, stretch), dim3(kThreads), 0, stream,
-                  "the lines' norms", op, stretch, max_bits, norms);
-}
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {
@@ -243,16 +203,9 @@ mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const un
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream) {
-    const int64_t count = int64_t(M) * N;
-    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
-    const int* const count_bits = bits + scaling_bits_index(moduli_count);
-    const OzakiModuli& moduli = ozaki_moduli(moduli_count);
-    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
-    if (count % kGroupK == 0)
-        return launch(rebuild_kernel<true>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
-    return launch(rebuild_kernel<false>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild", residues,
-                  M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
+    if (moduli_count == kOzakiFewestModuli)
+        return launch_rebuild<kOzakiFewestModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
+    return launch_rebuild<kOzakiModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
 }
 
 }  // namespace gemm

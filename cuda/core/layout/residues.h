@@ -8,7 +8,7 @@
 // for A's lines, beta for B's. The integer product must stay under half the moduli's product M, which makes the
 // rebuild exact whatever the inputs. By Cauchy-Schwarz each element of it is at most the product of its row's and
 // its column's Euclidean norms, and a scaled line's norm is at most 2^alpha ||x|| / 2^e plus its rounding, so
-// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_norms, launch_scaling_check): at
+// alpha + beta is chosen from the largest ||x|| / 2^e of each operand (launch_line_survey, launch_scaling_check): at
 // most K 2^(alpha + beta) for lines of equal magnitudes, as the worst case, and about 2^(alpha + beta) for lines
 // that one value dominates, such as magnitudes spread over many octaves, which so keep far more bits.
 #pragma once
@@ -106,11 +106,20 @@ __host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, 
 // The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past its count), as a signed
 // fraction of 2^64 of M: the Chinese remainder theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1,
 // and the sum of r_l weight_l modulo 2^64 is that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the
-// scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M.
+// scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M. The sum
+// runs over the first kCount moduli (the set's count, or all of them: the others weigh 0), as the products with each
+// weight's low word (64-bit sums) plus those with its high word (32-bit sums, shifted): one multiply-add each.
+template <int kCount = kOzakiModuli>
 __host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kOzakiModuli], const OzakiModuli& moduli) {
-    unsigned long long sum = 0;
-    for (int l = 0; l < kOzakiModuli; ++l) sum += residues[l] * moduli.modulus[l].weight;
-    return (long long)sum;
+    static_assert(kCount <= kOzakiModuli, "at most every modulus");
+    unsigned long long low = 0;
+    unsigned high = 0;
+    for (int l = 0; l < kCount; ++l) {
+        const unsigned long long weight = moduli.modulus[l].weight;
+        low += (unsigned long long)residues[l] * unsigned(weight);
+        high += residues[l] * unsigned(weight >> 32);
+    }
+    return (long long)(low + ((unsigned long long)high << 32));
 }
 
 // 2^e as a double, exactly, for e within the double exponent's normal range (a multiplication by it is exact where
@@ -139,11 +148,6 @@ struct OperandLines {
     int64_t k;
     bool k_contiguous;
 };
-
-// norms[line] += the line's sum over k of (|x| / 2^e)^2 in units of 2^-32, each term rounded up (an integer sum, the
-// same in any order), with e the line's exponent from max_bits; the values launch_line_survey
-// (core/layout/line_survey.h) flags count 0. norms must hold 0 before.
-mm_status launch_line_norms(const OperandLines& op, const unsigned* max_bits, uint64_t* norms, cudaStream_t stream);
 
 // The element of the scaling's bits (launch_scaling_check, core/layout/scaling_check.h) that holds alpha + beta for
 // `count` moduli.

@@ -1,6 +1,7 @@
 #include "core/layout/scaling_check.h"
 
 #include "core/launch.h"
+#include "core/layout/rounded_up.cuh"
 
 namespace gemm {
 
@@ -9,10 +10,12 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int64_t kMostCheckBlocks = 512;  // of the k sums' combination, whose tiles the blocks share out
+constexpr int64_t kCheckBlockLines = 16;   // of each operand, at most, whose sums of squares one block adds up (two
+                                           // per warp), where the tiles of k and kMostCheckBlocks leave that few
 constexpr int kCheckRunK = 32;              // k of one warp's run in a tile of that combination: a lane each
 static_assert(kCheckRunK == 32, "a run's k are a warp's lanes");
 constexpr int kCheckSums = 7;               // per block: A's and B's k totals, their products, each operand's sum
-                                            // over its lines of 2^(2e), and each operand's largest norm (its bits)
+                                            // over its lines of 2^(2e), and each operand's largest ||x||^2 / 2^(2e)
 
 // The sum of every thread's `value` over the block, by a fixed tree (the same bits on every run).
 __device__ double block_sum(double value) {
@@ -41,21 +44,29 @@ __device__ unsigned long long block_max(unsigned long long value) {
 }
 
 // This block's share of an operand's lines (a fixed cut by block index): the sum over those with a nonzero maximum
-// of 2^(2e), e the line's exponent, and their largest norm. A line rounded to `bits` bits has u^2 = 2^(2e)
-// 2^(-2 (bits + 1)), so one sum serves every count of moduli.
+// of 2^(2e), e the line's exponent, and the largest of their ||x||^2 / 2^(2e), from the survey's pieces of each line's
+// sum of squares (a warp per line, its lanes over the pieces; every addition and the scaling rounded up, so the
+// figure bounds the line's from above). A line rounded to `bits` bits has u^2 = 2^(2e) 2^(-2 (bits + 1)), so one sum
+// serves every count of moduli. The largest is a non-negative double, given as its bits, which order as its values.
 struct LineShare {
     double exponent_squares;
-    unsigned long long largest_norm;
+    unsigned long long largest_norm_bits;
 };
 
 __device__ LineShare line_share(const LineStatistics& op) {
     const int64_t share = (op.lines - 1) / gridDim.x + 1, first = blockIdx.x * share;
     const int64_t end = min(op.lines, first + share);
     double sum = 0.0;
-    unsigned long long top = 0;
-    for (int64_t i = first + threadIdx.x; i < end; i += kThreads) {
+    for (int64_t i = first + threadIdx.x; i < end; i += kThreads)
         if (op.max_bits[i] != 0) sum += power_of_two(2 * line_exponent(op.max_bits[i]));
-        top = max(top, (unsigned long long)op.norms[i]);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    unsigned long long top = 0;
+    for (int64_t i = first + warp; i < end; i += kWarps) {
+        double squares = 0.0;
+        for (int64_t p = lane; p < op.line_squares.pieces; p += 32)
+            squares = __dadd_ru(squares, op.line_squares.partial[p * op.lines + i]);
+        squares = __dmul_ru(warp_sum_up(squares), power_of_two(-2 * line_exponent(op.max_bits[i])));
+        top = max(top, (unsigned long long)__double_as_longlong(squares));
     }
     return {block_sum(sum), block_max(top)};
 }
@@ -70,11 +81,12 @@ struct CheckTiles {
     int blocks;
 };
 
-CheckTiles check_tiles(int64_t most_groups, int64_t k) {
+CheckTiles check_tiles(int64_t most_groups, int64_t k, int64_t most_lines) {
     int along_groups = 1;
     while (along_groups < kWarps && along_groups < most_groups) along_groups *= 2;
     const int64_t tile_k = kCheckRunK * (kWarps / along_groups), tiles = (k - 1) / tile_k + 1;
-    return {along_groups, tile_k, tiles, int(tiles < kMostCheckBlocks ? tiles : kMostCheckBlocks)};
+    const int64_t blocks = max(tiles, (most_lines - 1) / kCheckBlockLines + 1);
+    return {along_groups, tile_k, tiles, int(min(blocks, kMostCheckBlocks))};
 }
 
 // The k sums of both operands combined: over the tiles of k that this block takes (every gridDim.x-th), the sums of
@@ -111,8 +123,8 @@ __global__ void __launch_bounds__(kThreads) k_products_kernel(LineStatistics a, 
         double* const out = block_sums + kCheckSums * int64_t(blockIdx.x);
         out[0] = a_total, out[1] = b_total, out[2] = scale;
         out[3] = a_share.exponent_squares, out[4] = b_share.exponent_squares;
-        out[5] = __longlong_as_double((long long)a_share.largest_norm);
-        out[6] = __longlong_as_double((long long)b_share.largest_norm);
+        out[5] = __longlong_as_double((long long)a_share.largest_norm_bits);
+        out[6] = __longlong_as_double((long long)b_share.largest_norm_bits);
     }
 }
 
@@ -136,22 +148,23 @@ __device__ int largest_bits(double rho_a, double rho_b, double slack, double pro
 __global__ void __launch_bounds__(kThreads) scaling_check_kernel(const double* block_sums, int blocks, int64_t k,
                                                                  double product_all, double product_fewest,
                                                                  int chain_order, int* bits, int* moduli) {
-    constexpr int kSums = 5, kNorms = kCheckSums - kSums;
+    constexpr int kSums = 5, kLargest = kCheckSums - kSums;
     double sums[kSums];
     for (int s = 0; s < kSums; ++s) {
         double sum = 0.0;
         for (int block = threadIdx.x; block < blocks; block += kThreads) sum += block_sums[kCheckSums * block + s];
         sums[s] = block_sum(sum);
     }
-    unsigned long long norms[kNorms];
-    for (int s = 0; s < kNorms; ++s) {
+    unsigned long long largest[kLargest];  // each operand's largest ||x||^2 / 2^(2e), as bits
+    for (int s = 0; s < kLargest; ++s) {
         unsigned long long top = 0;
         for (int block = threadIdx.x; block < blocks; block += kThreads)
             top = max(top, (unsigned long long)__double_as_longlong(block_sums[kCheckSums * block + kSums + s]));
-        norms[s] = block_max(top);
+        largest[s] = block_max(top);
     }
     if (threadIdx.x != 0) return;
-    const double rho_a = __dsqrt_ru(double(norms[0]) * 0x1p-32), rho_b = __dsqrt_ru(double(norms[1]) * 0x1p-32);
+    const double rho_a = __dsqrt_ru(__longlong_as_double((long long)largest[0]));
+    const double rho_b = __dsqrt_ru(__longlong_as_double((long long)largest[1]));
     const double slack = __dmul_ru(0.5, __dsqrt_ru(double(k)));
     const int bits_fewest = largest_bits(rho_a, rho_b, slack, product_fewest);
     const int bits_all = largest_bits(rho_a, rho_b, slack, product_all);
@@ -169,14 +182,11 @@ __global__ void __launch_bounds__(kThreads) scaling_check_kernel(const double* b
 
 }  // namespace
 
-int64_t scaling_check_doubles(int64_t k) {
-    const int64_t most_blocks = (k - 1) / kCheckRunK + 1;  // tiles of the narrowest tile_k, one run
-    return kCheckSums * (most_blocks < kMostCheckBlocks ? most_blocks : kMostCheckBlocks);
-}
+int64_t scaling_check_doubles() { return kCheckSums * kMostCheckBlocks; }
 
 mm_status launch_scaling_check(const LineStatistics& a, const LineStatistics& b, int64_t k, bool chain_order,
                                double* block_sums, int* bits, int* moduli, cudaStream_t stream) {
-    const CheckTiles t = check_tiles(a.squares.groups > b.squares.groups ? a.squares.groups : b.squares.groups, k);
+    const CheckTiles t = check_tiles(max(a.squares.groups, b.squares.groups), k, max(a.lines, b.lines));
     MM_TRY(launch(k_products_kernel, dim3(unsigned(t.blocks)), dim3(kThreads), 0, stream, "the scaling check's sums",
                   a, b, k, t, block_sums));
     return launch(scaling_check_kernel, dim3(1), dim3(kThreads), 0, stream, "the scaling check", block_sums, t.blocks,

@@ -59,23 +59,24 @@ __host__ __device__ inline int ozaki_moduli_count(double rho_fewest, double rho_
     return ozaki_carries(rho_all, k) ? kOzakiModuli : 0;
 }
 
-// The doubles launch_scaling_check's block_sums needs at depth k.
-int64_t scaling_check_doubles(int64_t k);
+// The doubles launch_scaling_check's block_sums needs.
+int64_t scaling_check_doubles();
 
-// What the check reads of one operand: its lines' maxima and sums of squares along k (as launch_line_survey wrote
-// them) and their norms (as launch_line_norms did, core/layout/residues.h).
+// What the check reads of one operand, as launch_line_survey wrote it: its lines' maxima, the sums of squares along k
+// of groups of them, and each line's own sum of squares in pieces.
 struct LineStatistics {
     const unsigned* max_bits;
-    const uint64_t* norms;
     int64_t lines;
     KSquares squares;
+    LineSquares line_squares;
 };
 
 // The scaling's bits, then the verdict: bits[scaling_bits_index(count)] = alpha + beta for each count of moduli, the
-// largest sum, at most 62, whose Cauchy-Schwarz bound on the integer product (from each operand's largest norm, each
-// line's rounding at depth k added) stays under the moduli's product M / 2, alpha its larger half; and moduli[0] =
+// largest sum, at most 62, whose Cauchy-Schwarz bound on the integer product (from each operand's largest
+// ||x|| / 2^e over its lines, e the line's exponent, each line's rounding at depth k added) stays under the moduli's
+// product M / 2, alpha its larger half; and moduli[0] =
 // ozaki_moduli_count for the product, with rho for each count from its bits. block_sums holds
-// scaling_check_doubles(k) doubles of workspace.
+// scaling_check_doubles() doubles of workspace.
 mm_status launch_scaling_check(const LineStatistics& a, const LineStatistics& b, int64_t k, bool chain_order,
                                double* block_sums, int* bits, int* moduli, cudaStream_t stream);
 
