@@ -40,7 +40,7 @@ largest side of the sweep up to which it beat wgmma_3xtf32 at every shape (kRegi
 from which its own error was within the contract at every larger K measured, likewise (kRegisterSplitMinK);
 its intensity thresholds are those of that choice. On the tensor cores that class
 runs ozaki_int8 instead of its 3xTF32 kernels from a FLOPs count and a K, both reached: the ozaki sweep times it
-against wgmma_3xtf32 on large products whose FLOPs and K vary apart, each after seconds of its own launches (the GPU
+against wgmma_3xtf32 on products of 6e10 to 9e12 FLOPs whose FLOPs and K vary apart, each after seconds of its own launches (the GPU
 at its power limit, as long runs see it), and the pair of bounds is chosen as the intensities are.
 The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
 fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
@@ -109,11 +109,14 @@ PRECISION_SHAPES = ([(side, AGAINST, k) for k in PRECISION_PANEL_KS for side in 
                     + [(side, side, LONG_K) for side in PRECISION_LONG_K_SIDES])
 PRECISION_ACCURACY_KS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536)
 ACCURACY_BASELINE = "cublas"
-# The ozaki sweep: the fp32-accurate class's INT8 kernel against its TF32 one on large products, timed sustained
-# (after seconds of their own launches, where the GPU holds its power limit), FLOPs and K varied apart.
+# The ozaki sweep: the fp32-accurate class's INT8 kernel against its TF32 one on products from where its passes over
+# memory outweigh its faster product (a few 10^10 FLOPs) to the largest, timed sustained (after seconds of their own
+# launches, where the GPU holds its power limit), FLOPs and K varied apart: squares, and squares of C over a K of a
+# quarter to four times their side.
 OZAKI_KERNELS = ("ozaki_int8", TENSOR_KERNELS["fp32_accurate"])
-OZAKI_SHAPES = ((8192, 8192, 8192), (16384, 16384, 4096), (12288, 12288, 12288), (16384, 16384, 8192),
-                (8192, 8192, 32768), (16384, 16384, 16384))
+OZAKI_SHAPES = ((3072, 3072, 3072), (4096, 4096, 4096), (8192, 8192, 1024), (8192, 8192, 2048), (6144, 6144, 6144),
+                (4096, 4096, 16384), (8192, 8192, 8192), (16384, 16384, 4096), (12288, 12288, 12288),
+                (16384, 16384, 8192), (8192, 8192, 32768), (16384, 16384, 16384))
 
 
 def config_names() -> list[str]:
