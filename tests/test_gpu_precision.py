@@ -6,6 +6,7 @@ the shape first; best below (for fp32 accuracy, pairwise where C is small and K 
 panels that best runs on tiles); the fp32-accurate dispatcher keeps its accuracy contract on the report's accuracy
 shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes,
 non-finite inputs and determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
+import math
 import re
 from pathlib import Path
 
@@ -126,13 +127,24 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
     assert relative_error(C, A.astype(np.float64) @ B) <= tolerance(arithmetic, K)
 
 
-@pytest.mark.parametrize("shape", [(12288, 12288, 12288), (8192, 8192, 32768)], ids=lambda s: "x".join(map(str, s)))
-def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_flops(shape):
-    """Just under the FLOPs from which the fp32-accurate class runs ozaki_int8 (3.7e12) and past them over a long K:
-    the bits of the kernel expected_kernel names, on inputs drawn on the GPU (a float64 reference of this size is
-    what the kernels' own tests check at smaller sizes)."""
+def ozaki_boundary_shape(side):
+    """A ragged product just under (side "under") or just past ("over") the FLOPs and K from which the fp32-accurate
+    class runs ozaki_int8, read from its table: a cube, or past a bound that no cube of the sweep's sizes reaches
+    (infinite), the largest product of the ozaki sweep."""
+    least_flops, least_k = constant("kOzakiMinFlops"), constant("kOzakiMinK")
+    if math.isinf(least_flops) or math.isinf(least_k):
+        return max(tune.OZAKI_SHAPES, key=lambda shape: math.prod(shape))
+    n = max(math.ceil((least_flops / 2) ** (1 / 3)), int(least_k))
+    return (n - 3,) * 3 if side == "under" else (n + 1, n + 3, n + 1)
+
+
+@pytest.mark.parametrize("side", ["under", "over"])
+def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_flops(side):
+    """Just under the FLOPs and K from which the fp32-accurate class runs ozaki_int8 and just past them: the bits of
+    the kernel expected_kernel names, on inputs drawn on the GPU (a float64 reference of this size is what the
+    kernels' own tests check at smaller sizes)."""
     torch = pytest.importorskip("torch")
-    M, N, K = shape
+    M, N, K = ozaki_boundary_shape(side)
     generator = torch.Generator(device="cuda").manual_seed(M + K)
     a = torch.rand(M, K, device="cuda", generator=generator) * 2 - 1
     b = torch.rand(K, N, device="cuda", generator=generator) * 2 - 1
