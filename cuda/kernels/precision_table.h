@@ -35,12 +35,12 @@ inline constexpr int kRegisterSplitMaxSide = 384;
 inline constexpr int kFp32AccurateMinK = 128;
 inline constexpr int kRegisterSplitMinK = 128;
 
-// The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of wgmma_3xtf32 on the tensor
-// cores, both reached: the pair that lost the least time against the faster of the two, each timed after 3 s of its
-// own launches, over the ozaki sweep (3072x3072x3072, 4096x4096x4096, 8192x8192x1024, 8192x8192x2048,
-// 6144x6144x6144, 4096x4096x16384, 8192x8192x8192, 16384x16384x4096, 12288x12288x12288, 16384x16384x8192,
-// 8192x8192x32768, 16384x16384x16384); INFINITY: never.
-inline constexpr double kOzakiMinFlops = 8.93e+10;
+// The operands' intensity (2MNK over 4(MK + KN)) and K from which the fp32-accurate class runs ozaki_int8 instead
+// of wgmma_3xtf32 on the tensor cores, both reached: the pair that lost the least time against the faster of the
+// two, each timed after 3 s of its own launches, over the ozaki sweep (3072x3072x3072, 4096x4096x4096,
+// 8192x8192x1024, 8192x8192x2048, 6144x6144x6144, 4096x4096x16384, 8192x8192x8192, 16384x16384x4096,
+// 12288x12288x12288, 16384x16384x8192, 8192x8192x32768, 16384x16384x16384); INFINITY: never.
+inline constexpr double kOzakiMinOperandFlopsPerByte = 886.8;
 inline constexpr double kOzakiMinK = 3547.2;
 
 }  // namespace precision_table

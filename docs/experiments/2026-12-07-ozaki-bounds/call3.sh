@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Device call 3 of this record (for the next session's device time), from branch ozaki-bounds (HEAD), with
-# .gitcarry/s13/lib_bounds.so.xz (the branch's library, built here: its kernels are main's, its table the new one),
+# .gitcarry/s13/lib_bounds.so.xz (the branch's library, built here: its kernels are main's, its table the bound on
+# the operands' intensity and K),
 # .gitcarry/repo.bundle (made on the branch, with main) and .whl: the fp32-accurate class's and the tuner's GPU tests,
 # asv's Sgemm suite (kernel times) for HEAD, and the report of best_fp32_accurate beside ozaki_int8, wgmma_3xtf32 and
 # cuBLAS SGEMM at call 1's untuned products, sustained at 7000^3 and 10000x10000x2500, as the call's limit allows
