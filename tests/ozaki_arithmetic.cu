@@ -38,11 +38,13 @@ int main() {
                 if (std::scanf("%u", &r) != 1) return 2;
             std::printf("%lld", gemm::crt_fraction(residues, moduli));
         } else if (op == 'f') {
-            unsigned residues[gemm::kOzakiModuli] = {};
-            for (int l = 0; l < gemm::kOzakiFewestModuli; ++l)
-                if (std::scanf("%u", &residues[l]) != 1) return 2;
-            const long long counted = gemm::crt_fraction<gemm::kOzakiFewestModuli>(residues, fewest);
-            if (gemm::crt_fraction(residues, fewest) != counted) return 3;  // the eighth weighs 0: the same sum
+            unsigned residues[gemm::kOzakiFewestModuli];
+            for (unsigned& r : residues)
+                if (std::scanf("%u", &r) != 1) return 2;
+            unsigned with_eighth[gemm::kOzakiModuli] = {};  // the eighth residue 0, as it weighs 0 in the set
+            for (int l = 0; l < gemm::kOzakiFewestModuli; ++l) with_eighth[l] = residues[l];
+            const long long counted = gemm::crt_fraction(residues, fewest);
+            if (gemm::crt_fraction(with_eighth, fewest) != counted) return 3;  // the same sum
             std::printf("%lld", counted);
         } else if (op == 'n') {
             double rho_fewest = 0, rho_all = 0, k = 0;

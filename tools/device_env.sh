@@ -49,3 +49,6 @@ library_objects() {
 link_library() {
     nvcc -gencode 'arch=compute_90,code=[sm_90,compute_90]' -shared -o matmul_opt/libmatmul.so $(library_objects) -ldl
 }
+# Exported, so that `step NAME bash -c "compile_objects ... && link_library"` finds them in its child shell.
+export MM_NVCC_FLAGS
+export -f step compile_objects library_objects link_library

@@ -25,15 +25,12 @@ __device__ __forceinline__ unsigned carried_bits(float v) {
     return uncarried(v) ? 0u : __float_as_uint(fabsf(v));
 }
 
+// v^2 in double where the scheme carries v, else 0: exact (a float's 24-bit significand squared fits a double's 53,
+// and its exponent's range doubled stays within a double's), so it serves both the sums along k and the rounded-up
+// bound on each line's sum of squares.
 __device__ __forceinline__ double carried_square(float v) {
     const double x = uncarried(v) ? 0.0 : double(v);
     return x * x;
-}
-
-// The same, rounded up: a term of a line's bound.
-__device__ __forceinline__ double carried_square_up(float v) {
-    const double x = uncarried(v) ? 0.0 : double(v);
-    return __dmul_ru(x, x);
 }
 
 // This warp's largest magnitude of a line and whether the line holds an uncarried value, from each lane's: by
@@ -77,7 +74,7 @@ __global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, u
                 top = max(top, carried_bits(v[b][s]));
                 flagged |= uncarried(v[b][s]);
                 sum[s] += carried_square(v[b][s]);
-                line_sum = __dadd_ru(line_sum, carried_square_up(v[b][s]));
+                line_sum = __dadd_ru(line_sum, carried_square(v[b][s]));
             }
             warp_line_max(top, flagged, line0 + b, max_bits, flags);
             line_sum = warp_sum_up(line_sum);
@@ -154,7 +151,7 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
             const double sum = transposed_square_sums(v);  // the warp's, for k0 + q0 + lane
             if (q0 + lane < span) warp_sums[warp][q0 + lane] += sum;
 #pragma unroll
-            for (int b = 0; b < kColumnBatch; ++b) line_sum = __dadd_ru(line_sum, carried_square_up(v[b]));
+            for (int b = 0; b < kColumnBatch; ++b) line_sum = __dadd_ru(line_sum, carried_square(v[b]));
         }
         if (inside && top != 0) atomicMax(max_bits + line, top);
         if (inside && flagged) flags[line] = 1;

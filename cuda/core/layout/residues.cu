@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
     const int64_t i_step = stride * kGroupK / N, j_step = stride * kGroupK % N;
     for (; group < groups; group += stride) {
         const int64_t first = group * kGroupK;
-        unsigned words[kOzakiModuli] = {};  // past kModuli: unread, as they weigh 0
+        unsigned words[kModuli] = {};
 #pragma unroll
         for (int l = 0; l < kModuli; ++l) {
             const uint8_t* const plane = residues + l * count;
@@ -150,11 +150,11 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
             if (!kWords && first + c >= count) break;
-            unsigned r[kOzakiModuli] = {};
+            unsigned r[kModuli];
 #pragma unroll
             for (int l = 0; l < kModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
             const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
-            value[c] = float(double(crt_fraction<kModuli>(r, moduli)) * (moduli.product * power_of_two(e)));
+            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
             if (!vector_rows) C[row * ldc + column] = value[c];
             if (++column == N) column = 0, ++row;
         }

@@ -107,10 +107,11 @@ __host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, 
 // fraction of 2^64 of M: the Chinese remainder theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1,
 // and the sum of r_l weight_l modulo 2^64 is that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the
 // scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M. The sum
-// runs over the first kCount moduli (the set's count, or all of them: the others weigh 0), as the products with each
-// weight's low word (64-bit sums) plus those with its high word (32-bit sums, shifted): one multiply-add each.
-template <int kCount = kOzakiModuli>
-__host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kOzakiModuli], const OzakiModuli& moduli) {
+// runs over the kCount residues given, those of the first kCount moduli (the set's count, or all of them: the others
+// weigh 0), as the products with each weight's low word (64-bit sums) plus those with its high word (32-bit sums,
+// shifted): one multiply-add each.
+template <int kCount>
+__host__ __device__ inline long long crt_fraction(const unsigned (&residues)[kCount], const OzakiModuli& moduli) {
     static_assert(kCount <= kOzakiModuli, "at most every modulus");
     unsigned long long low = 0;
     unsigned high = 0;
