@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Device call 1 of this record, from branch ozaki-pass-lean (HEAD), with .gitcarry/s14/lib_bounds.so.xz (the branch
-# below it: main's passes) and lib_pass.so.xz (this branch's: the residue pass's float scaling, the rebuild's row
-# scale), .gitcarry/repo.bundle (made on the branch) and .whl:
+# below it: main's passes) and lib_pass.so.xz (this branch's tip: the residue pass's float scaling, the rebuild's row
+# scale, the column survey's single squares), .gitcarry/repo.bundle (made on the branch) and .whl:
 #   1. ozaki_int8's GPU tests and its four sanitizers with lib_pass;
 #   2. same_bits.py with both libraries: every product the same bit for bit;
 #   3. Nsight Compute's kernel times at 16384^3 and 4096^3 with both;
