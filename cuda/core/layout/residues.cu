@@ -18,35 +18,15 @@ constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is boun
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
 
-// 2^e as a float, exactly, for e within the float exponent's normal range [-126, 127].
-__device__ __forceinline__ float float_power_of_two(int e) { return __int_as_float((e + 127) << 23); }
-
-// A line's scale 2^shift as two float factors, each within the float exponent's normal range, the first taking as
-// much of the shift as it can, so that a value scales in float (where a double would take two conversions more). For
-// a value v of the line (|v| < 2^e, shift = bits - e, bits at most 31), v times the first and then the second is
-// v 2^shift exactly wherever that reaches 2^-126, and below it both round to the integer 0: a shift within the
-// range multiplies once by a power of two; a larger one leaves lines under 2^-96, where v 2^127 lies in
-// [2^-22, 2^31), normal, as does its product with the second; a smaller one (bits under 2) multiplies by 2^-126 and
-// then by at most a half, so a product that ends at 2^-126 or more passed through normal floats. The scaled value is
-// under 2^31 in magnitude, and from 2^23 up every float is an integer, so its rounding fits int32.
-struct LineScale {
-    float first, second;
-};
-
-__device__ __forceinline__ LineScale line_scale(int shift) {
-    const int first = min(max(shift, -126), 127);
-    return {float_power_of_two(first), float_power_of_two(shift - first)};
-}
-
-// Each modulus's symmetric residues of four consecutive values of a line, scaled by its line_scale and rounded to
-// integers (ties to even), one byte each, packed in k order; for the first kCount moduli.
+// Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
+// (at most 2^31 in magnitude), one byte each, packed in k order; for the first kCount moduli.
 template <int kCount>
-__device__ __forceinline__ void group_residues(const float (&v)[kGroupK], const LineScale& scale,
-                                               const OzakiModuli& moduli, unsigned (&packed)[kCount]) {
+__device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
+                                               unsigned (&packed)[kCount]) {
     LiftedInteger x[kGroupK];
 #pragma unroll
     for (int c = 0; c < kGroupK; ++c)
-        x[c] = lift(uncarried(v[c]) ? 0 : __float2int_rn(v[c] * scale.first * scale.second));
+        x[c] = lift(uncarried(v[c]) ? 0 : __double2ll_rn(double(v[c]) * power_of_two(shift)));
 #pragma unroll
     for (int l = 0; l < kCount; ++l) {
         unsigned word = 0;
@@ -108,7 +88,7 @@ __device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bi
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
             }
             unsigned packed[kCount];
-            group_residues<kCount>(v, line_scale(line_bits - line_exponent(max_bits[line])), moduli, packed);
+            group_residues<kCount>(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
             int8_t* out = planes + line * kp + k;
 #pragma unroll
             for (int l = 0; l < kCount; ++l, out += plane) *reinterpret_cast<unsigned*>(out) = packed[l];
@@ -146,11 +126,6 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
                                                            const int* scaling_bits, float* C, int64_t ldc,
                                                            bool vector_rows, OzakiModuli moduli) {
     const int bits = scaling_bits[0];
-    // M 2^(e_a(row) - bits - 64), exact; the column's power of two scales the rounded product exactly after it (every
-    // such product is a normal double), so C takes one rounding in double, as from the whole scale at once.
-    const auto scale_of_row = [&](int64_t row) {
-        return moduli.product * power_of_two(line_exponent(a_max_bits[row]) - bits - 64);
-    };
     const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroupK + 1;
     const int64_t stride = int64_t(gridDim.x) * kThreads;
     int64_t group = blockIdx.x * int64_t(kThreads) + threadIdx.x;
@@ -171,7 +146,6 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
             }
         }
         int64_t row = i, column = j;
-        double row_scale = scale_of_row(i);
         float value[kGroupK];
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
@@ -179,10 +153,10 @@ __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residu
             unsigned r[kModuli];
 #pragma unroll
             for (int l = 0; l < kModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
-            const double scaled = double(crt_fraction(r, moduli)) * row_scale;
-            value[c] = float(scaled * power_of_two(line_exponent(b_max_bits[column])));
+            const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
+            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
             if (!vector_rows) C[row * ldc + column] = value[c];
-            if (++column == N) column = 0, row_scale = ++row < M ? scale_of_row(row) : 0.0;
+            if (++column == N) column = 0, ++row;
         }
         if (vector_rows)
             *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
