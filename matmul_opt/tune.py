@@ -39,9 +39,10 @@ taken), and chooses between its two 3xTF32 kernels by C's smaller side: wgmma_3x
 largest side of the sweep up to which it beat wgmma_3xtf32 at every shape (kRegisterSplitMaxSide) and from the K
 from which its own error was within the contract at every larger K measured, likewise (kRegisterSplitMinK);
 its intensity thresholds are those of that choice. On the tensor cores that class
-runs ozaki_int8 instead of its 3xTF32 kernels from a FLOPs count and a K, both reached: the ozaki sweep times it
-against wgmma_3xtf32 on large products whose FLOPs and K vary apart, each after seconds of its own launches (the GPU
-at its power limit, as long runs see it), and the pair of bounds is chosen as the intensities are.
+runs ozaki_int8 instead of its 3xTF32 kernels from an intensity of the operands (2MNK over 4(MK + KN)) and a K, both
+reached: the ozaki sweep times it against wgmma_3xtf32 on products of 6e10 to 9e12 FLOPs whose C and K vary apart,
+each after seconds of its own launches (the GPU at its power limit, as long runs see it), and the pair of bounds is
+chosen as the intensities are.
 The ragged-edge rule's two rates come from the same timings (kCut*): the tile FMAs per SM per microsecond of the
 fastest configuration on the squares from 1024 up, and the bytes per microsecond the skinny kernel streams on its
 sweep's C of 1 to 4 rows or columns, each the lowest the sweep measured.
@@ -109,11 +110,14 @@ PRECISION_SHAPES = ([(side, AGAINST, k) for k in PRECISION_PANEL_KS for side in 
                     + [(side, side, LONG_K) for side in PRECISION_LONG_K_SIDES])
 PRECISION_ACCURACY_KS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536)
 ACCURACY_BASELINE = "cublas"
-# The ozaki sweep: the fp32-accurate class's INT8 kernel against its TF32 one on large products, timed sustained
-# (after seconds of their own launches, where the GPU holds its power limit), FLOPs and K varied apart.
+# The ozaki sweep: the fp32-accurate class's INT8 kernel against its TF32 one on products from where its passes over
+# memory outweigh its faster product (a few 10^10 FLOPs) to the largest, timed sustained (after seconds of their own
+# launches, where the GPU holds its power limit), FLOPs and K varied apart: squares, and squares of C over a K of a
+# quarter to four times their side.
 OZAKI_KERNELS = ("ozaki_int8", TENSOR_KERNELS["fp32_accurate"])
-OZAKI_SHAPES = ((8192, 8192, 8192), (16384, 16384, 4096), (12288, 12288, 12288), (16384, 16384, 8192),
-                (8192, 8192, 32768), (16384, 16384, 16384))
+OZAKI_SHAPES = ((3072, 3072, 3072), (4096, 4096, 4096), (8192, 8192, 1024), (8192, 8192, 2048), (6144, 6144, 6144),
+                (4096, 4096, 16384), (8192, 8192, 8192), (16384, 16384, 4096), (12288, 12288, 12288),
+                (16384, 16384, 8192), (8192, 8192, 32768), (16384, 16384, 16384))
 
 
 def config_names() -> list[str]:
@@ -358,9 +362,11 @@ def min_intensities(measurements: list[dict], tensor: str, otherwise: str = "bes
 
 
 def ozaki_bounds(measurements: list[dict]) -> tuple[float, float]:
-    """The FLOPs (2MNK) and K from which the fp32-accurate class runs ozaki_int8 instead of its TF32 kernel."""
-    return least_loss_thresholds(measurements, (lambda row: flops(row["M"], row["N"], row["K"]),
-                                                lambda row: row["K"]), *OZAKI_KERNELS)
+    """The operands' intensity (operand_flops_per_byte: 2MNK over 4(MK + KN), which C's shape alone sets) and the K
+    from which the fp32-accurate class runs ozaki_int8 instead of its TF32 kernel: its passes over the operands grow
+    with (M + N)K, its rebuild with MN, its product's time with MNK, so it pays where both sides of C are large (a
+    panel's small side makes the operands' passes outweigh the product) and K is long."""
+    return least_loss_thresholds(measurements, (operand_flops_per_byte, lambda row: row["K"]), *OZAKI_KERNELS)
 
 
 def best_takes_long_k(row: dict, long_k_max_mn_per_sm: int | None, sms: int) -> bool:
@@ -549,11 +555,10 @@ def render_precision(t: dict) -> str:
     def bound(value):
         return "INFINITY" if math.isinf(value) else f"{value:.1f}"
 
-    def flops_bound(value):
-        return "INFINITY" if math.isinf(value) else f"{value:.3g}"
     shapes = ", ".join("x".join(map(str, shape)) for shape in OZAKI_SHAPES)
     ozaki_comment = "\n".join("// " + line for line in textwrap.wrap(
-        f"The FLOPs (2MNK) and K from which the fp32-accurate class runs {OZAKI_KERNELS[0]} instead of "
+        f"The operands' intensity (2MNK over 4(MK + KN)) and K from which the fp32-accurate class runs "
+        f"{OZAKI_KERNELS[0]} instead of "
         f"{OZAKI_KERNELS[1]} on the tensor cores, both reached: the pair that lost the least time against the faster "
         f"of the two, each timed after {DEFAULT_SUSTAINED_S:g} s of its own launches, over the ozaki sweep ({shapes}); "
         "INFINITY: never.", width=113))
@@ -597,7 +602,7 @@ inline constexpr int kFp32AccurateMinK = {t["accurate_min_k"]};
 inline constexpr int kRegisterSplitMinK = {t["register_split_min_k"]};
 
 {ozaki_comment}
-inline constexpr double kOzakiMinFlops = {flops_bound(t["ozaki"][0])};
+inline constexpr double kOzakiMinOperandFlopsPerByte = {bound(t["ozaki"][0])};
 inline constexpr double kOzakiMinK = {bound(t["ozaki"][1])};
 
 }}  // namespace precision_table

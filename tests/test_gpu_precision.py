@@ -6,6 +6,7 @@ the shape first; best below (for fp32 accuracy, pairwise where C is small and K 
 panels that best runs on tiles); the fp32-accurate dispatcher keeps its accuracy contract on the report's accuracy
 shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes,
 non-finite inputs and determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
+import math
 import re
 from pathlib import Path
 
@@ -59,7 +60,8 @@ def fp32_accurate_tensor(M, N, K):
     """by_precision.cu's fp32_accurate_tensor: the fp32-accurate tensor-core kernel the shape would take (the register
     split not where best's long-K rule takes the product; whether it can run is asked after the thresholds), and the
     prefix of its thresholds' names in precision_table.h."""
-    if 2.0 * M * N * K >= constant("kOzakiMinFlops") and K >= constant("kOzakiMinK"):
+    if (tune.operand_flops_per_byte({"M": M, "N": N, "K": K}) >= constant("kOzakiMinOperandFlopsPerByte")
+            and K >= constant("kOzakiMinK")):
         return "ozaki_int8", "kFp32Accurate"
     if tune.takes_register_split({"M": M, "N": N, "K": K}, constant("kRegisterSplitMaxSide"),
                                  constant("kRegisterSplitMinK"), constant("kLongKMaxMnPerSm", "best_table.h"),
@@ -126,17 +128,32 @@ def test_the_dispatcher_runs_the_kernel_its_table_names(dispatcher, shape):
     assert relative_error(C, A.astype(np.float64) @ B) <= tolerance(arithmetic, K)
 
 
-@pytest.mark.parametrize("shape", [(12288, 12288, 12288), (8192, 8192, 32768)], ids=lambda s: "x".join(map(str, s)))
-def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_flops(shape):
-    """Just under the FLOPs from which the fp32-accurate class runs ozaki_int8 (3.7e12) and past them over a long K:
-    the bits of the kernel expected_kernel names, on inputs drawn on the GPU (a float64 reference of this size is
-    what the kernels' own tests check at smaller sizes)."""
+def ozaki_boundary_shape(side):
+    """A ragged product just under (side "under") or just past ("over") the operands' intensity and the K from which
+    the fp32-accurate class runs ozaki_int8, read from its table: a cube (whose operands' intensity is a quarter of its
+    side), or past a bound that no product reaches (infinite), the largest product of the ozaki sweep. Side "panel":
+    C of 256 rows by eight times that cube's width, over four times its K: more FLOPs than products ozaki_int8 takes,
+    but operands whose passes outweigh its product."""
+    least_intensity, least_k = constant("kOzakiMinOperandFlopsPerByte"), constant("kOzakiMinK")
+    if math.isinf(least_intensity) or math.isinf(least_k):
+        return max(tune.OZAKI_SHAPES, key=lambda shape: math.prod(shape))
+    n = max(math.ceil(4 * least_intensity), math.ceil(least_k))
+    return {"under": (n - 3,) * 3, "over": (n + 1, n + 3, n + 1), "panel": (256, 8 * n + 3, 4 * n + 1)}[side]
+
+
+@pytest.mark.parametrize("side", ["under", "over", "panel"])
+def test_the_fp32_accurate_dispatcher_takes_ozaki_int8_from_its_bounds(side):
+    """Just under the operands' intensity and K from which the fp32-accurate class runs ozaki_int8, just past them,
+    and a panel of more FLOPs that does not reach them: the bits of the kernel expected_kernel names, on inputs drawn
+    on the GPU (a float64 reference of this size is what the kernels' own tests check at smaller sizes)."""
     torch = pytest.importorskip("torch")
-    M, N, K = shape
+    M, N, K = ozaki_boundary_shape(side)
     generator = torch.Generator(device="cuda").manual_seed(M + K)
     a = torch.rand(M, K, device="cuda", generator=generator) * 2 - 1
     b = torch.rand(K, N, device="cuda", generator=generator) * 2 - 1
     chosen = expected_kernel("best_fp32_accurate", M, N, K)
+    if side == "panel" and not math.isinf(constant("kOzakiMinK")):
+        assert 2 * M * N * K > 2 * math.prod(ozaki_boundary_shape("over")) and chosen != "ozaki_int8"
     assert torch.equal(matmul_opt.run("best_fp32_accurate", a, b), matmul_opt.run(chosen, a, b)), chosen
 
 

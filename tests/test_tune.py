@@ -291,37 +291,39 @@ def test_the_precision_table_holds_the_thresholds():
     text = tune.render_precision({"precision": {"tf32": (17.25, 40.0), "fp32_accurate": (float("inf"), float("inf")),
                                                 "register_split": (13.6, 20.0)},
                                   "register_split_max_side": 48, "accurate_min_k": 256,
-                                  "register_split_min_k": 4096, "ozaki": (5.2e12, 11585.2)})
+                                  "register_split_min_k": 4096, "ozaki": (1448.15, 11585.2)})
     assert "kTf32MinFlopsPerByte = 17.2;" in text or "kTf32MinFlopsPerByte = 17.3;" in text
     assert "kTf32MinOperandFlopsPerByte = 40.0;" in text
     assert "kFp32AccurateMinFlopsPerByte = INFINITY;" in text and "kFp32AccurateMinK = 256;" in text
     assert "kFp32AccurateMinOperandFlopsPerByte = INFINITY;" in text and "kRegisterSplitMaxSide = 48;" in text
     assert "kRegisterSplitMinK = 4096;" in text and "kRegisterSplitMinFlopsPerByte = 13.6;" in text
     assert "kRegisterSplitMinOperandFlopsPerByte = 20.0;" in text
-    assert "kOzakiMinFlops = 5.2e+12;" in text and "kOzakiMinK = 11585.2;" in text
+    assert "kOzakiMinOperandFlopsPerByte = 1448.2;" in text and "kOzakiMinK = 11585.2;" in text
     never = tune.render_precision({"precision": {"tf32": (1.0, 1.0), "fp32_accurate": (1.0, 1.0),
                                                  "register_split": (1.0, 1.0)},
                                    "register_split_max_side": 0, "accurate_min_k": 256,
                                    "register_split_min_k": "INT_MAX", "ozaki": (float("inf"), float("inf"))})
-    assert "kOzakiMinFlops = INFINITY;" in never and "kOzakiMinK = INFINITY;" in never
+    assert "kOzakiMinOperandFlopsPerByte = INFINITY;" in never and "kOzakiMinK = INFINITY;" in never
 
 
 def ozaki_row(M, N, K, ozaki_ms, tf32x3_ms):
     return {"sweep": "ozaki", "M": M, "N": N, "K": K, "ms": {"ozaki_int8": ozaki_ms, "wgmma_3xtf32": tf32x3_ms}}
 
 
-def test_the_ozaki_bounds_take_both_the_flops_and_the_k_where_ozaki_wins():
-    # ozaki_int8 wins the large products over a long K and loses a smaller one over a short K and the smallest over a
-    # long K: the K bound lies halfway (geometrically) between the short K and the long ones, and of the FLOPs bounds
-    # that then choose alike (below or above the short-K product's), the highest, halfway to the winners'.
-    rows = [ozaki_row(8192, 8192, 8192, 9.0, 8.5), ozaki_row(16384, 16384, 4096, 21.0, 18.0),
-            ozaki_row(16384, 16384, 8192, 34.0, 38.0), ozaki_row(8192, 8192, 32768, 35.0, 40.0)]
-    least_flops, least_k = tune.ozaki_bounds(rows)
-    flops = sorted({2 * r["M"] * r["N"] * r["K"] for r in rows})
-    assert least_flops == pytest.approx((flops[1] * flops[2]) ** 0.5)
-    assert least_k == pytest.approx((4096 * 8192) ** 0.5)
-    chosen = ["ozaki_int8" if 2 * r["M"] * r["N"] * r["K"] >= least_flops and r["K"] >= least_k else "wgmma_3xtf32"
-              for r in rows]
+def test_the_ozaki_bounds_take_the_operands_intensity_and_the_k_where_ozaki_wins():
+    # ozaki_int8 wins the large squares of C over a long K, and loses a panel over a long K (its passes over the long
+    # operand outweigh its product) and a large square over a short K. The panel has more FLOPs than a winner, so no
+    # FLOPs bound separates them; the operands' intensity does. Each bound lies halfway (geometrically) between the
+    # losers' and the winners' values.
+    panel = ozaki_row(1024, 32768, 32768, 30.0, 25.0)
+    rows = [ozaki_row(8192, 8192, 8192, 6.0, 8.0), ozaki_row(16384, 16384, 16384, 48.0, 70.0), panel,
+            ozaki_row(16384, 16384, 2048, 9.0, 8.0)]
+    assert 2 * 1024 * 32768 * 32768 > 2 * 8192**3
+    least_intensity, least_k = tune.ozaki_bounds(rows)
+    assert least_intensity == pytest.approx((tune.operand_flops_per_byte(panel) * 8192 / 4) ** 0.5)
+    assert least_k == pytest.approx((2048 * 8192) ** 0.5)
+    chosen = ["ozaki_int8" if tune.operand_flops_per_byte(r) >= least_intensity and r["K"] >= least_k
+              else "wgmma_3xtf32" for r in rows]
     assert chosen == [min(r["ms"], key=r["ms"].get) for r in rows]
     # Slower everywhere, or nothing measured: never.
     assert float("inf") in tune.ozaki_bounds([ozaki_row(16384, 16384, 16384, 70.0, 60.0)])

@@ -33,12 +33,14 @@
 // than best's FMAs and than wgmma_tf32, whose 128-row tiles and passes over an operand cost most on such a C; on a
 // larger C, wgmma_tf32's tiles win (docs/experiments/2026-12-06-shared-ring.md). A smaller side of C that best
 // leaves to the skinny kernel stays with best.
-// Among the fp32-accurate tensor-core kernels, the product's FLOPs and K decide: wgmma_3xtf32 does three TF32
-// products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does seven or
-// eight INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K, and
-// the rebuild of C from its residues, 8MN, which only a long K makes small beside the products' MNK. From
-// kOzakiMinFlops and kOzakiMinK (tuned: the ozaki sweep times both at the power limit) a product runs long enough,
-// over a K long enough, for ozaki_int8 to win. Its error kept the class's contract at K up to 2^20
+// Among the fp32-accurate tensor-core kernels, the operands' intensity and K decide first: wgmma_3xtf32 does three
+// TF32 products and holds the GPU at its power limit within milliseconds, where its clock falls; ozaki_int8 does seven
+// or eight INT8 products, which cost less energy per useful bit, and passes over memory: over its operands, (M + N)K,
+// and the rebuild of C from its residues, 8MN, which only a long K makes small beside the products' MNK, and each of
+// its tiles pays a fixed cost per modulus, which only a long K spreads. From kOzakiMinOperandFlopsPerByte (2MNK over
+// 4(MK + KN): both sides of C large, so that the operands' passes are small beside the product; a panel does not
+// reach it) and kOzakiMinK (both tuned: the ozaki sweep times the two kernels at the power limit) ozaki_int8 wins.
+// Its error kept the class's contract at K up to 2^20
 // on all but one of the products docs/experiments/2026-12-03-ozaki-norms.md measured (the exception: a single
 // output of a sum of 10^6 spread values), all of them smaller than those it takes here.
 // Among the 3xTF32 kernels, C's smaller side decides: up to kRegisterSplitMaxSide (tuned: the bound on the side whose
@@ -152,10 +154,10 @@ struct TensorChoice {
     Thresholds from;
 };
 
-// The fp32-accurate tensor-core kernel that g's shape would take: ozaki_int8 for the largest products over a long K;
-// else wgmma_3xtf32_register_split where C's smaller side is at most kRegisterSplitMaxSide, K reaches
-// kRegisterSplitMinK and best's long-K rule does not take g; else wgmma_3xtf32. (All three are sm_90a code of one
-// build and need the same GPU, so where one cannot run none can.)
+// The fp32-accurate tensor-core kernel that g's shape would take: ozaki_int8 where both sides of C are large and K is
+// long; else wgmma_3xtf32_register_split where C's smaller side is at most kRegisterSplitMaxSide, K reaches
+// kRegisterSplitMinK and best's long-K rule does not take g; else wgmma_3xtf32. (All three are sm_90a code of one build
+// and need the same GPU, so where one cannot run none can.)
 TensorChoice fp32_accurate_tensor(const GemmArgs& g, int sms) {
     constexpr Thresholds kSplitBoth{precision_table::kFp32AccurateMinFlopsPerByte,
                                     precision_table::kFp32AccurateMinOperandFlopsPerByte,
@@ -164,7 +166,7 @@ TensorChoice fp32_accurate_tensor(const GemmArgs& g, int sms) {
         precision_table::kRegisterSplitMinFlopsPerByte, precision_table::kRegisterSplitMinOperandFlopsPerByte,
         precision_table::kRegisterSplitMinK > precision_table::kFp32AccurateMinK ? precision_table::kRegisterSplitMinK
                                                                                  : precision_table::kFp32AccurateMinK};
-    if (2.0 * g.M * g.N * g.K >= precision_table::kOzakiMinFlops && g.K >= precision_table::kOzakiMinK)
+    if (g.K >= precision_table::kOzakiMinK && reaches(g, {0.0, precision_table::kOzakiMinOperandFlopsPerByte, 0}))
         return {launch_ozaki_int8, requires_ozaki_int8, kSplitBoth};
     const int smaller_side = g.M < g.N ? g.M : g.N;
     if (smaller_side <= precision_table::kRegisterSplitMaxSide && g.K >= precision_table::kRegisterSplitMinK &&

@@ -86,10 +86,10 @@ __global__ void __launch_bounds__(kThreads) survey_along_rows(OperandLines op, u
         if (k0 + s * kThreads < op.k) sums.partial[group * op.k + k0 + s * kThreads] = sum[s];
 }
 
-// One step of transposed_square_sums: the lane keeps half of its first 2 kWidth sums, adding its partner's (lane ^
-// kWidth) copies of them, and moves them to the front.
+// One step of transposed_sums: the lane keeps half of its first 2 kWidth sums, adding its partner's (lane ^ kWidth)
+// copies of them, and moves them to the front.
 template <int kWidth>
-__device__ __forceinline__ void keep_half(double (&s)[16], int lane) {
+__device__ __forceinline__ void keep_half(double (&s)[32], int lane) {
     const bool upper = (lane & kWidth) != 0;  // keeps s[kWidth .. 2 kWidth), sends s[0 .. kWidth)
 #pragma unroll
     for (int i = 0; i < kWidth; ++i) {
@@ -98,19 +98,12 @@ __device__ __forceinline__ void keep_half(double (&s)[16], int lane) {
     }
 }
 
-// The sums of carried_square over a warp's lanes of their 32 values each: lane l gets the sum over the lanes of
-// their v[l]'s squares. Each step halves the values a lane keeps, the first trading the values themselves (floats,
-// squared on both sides) instead of their squares: 31 exchanges for the 32 sums, where a butterfly for each would
-// take 160, in an order fixed by the lanes (the same bits every time).
-__device__ __forceinline__ double transposed_square_sums(const float (&v)[32]) {
+// The sums of a warp's lanes' 32 values each: lane l gets the sum over the lanes of their s[l] (s is spent). Each
+// step halves the values a lane keeps: 31 exchanges for the 32 sums, where a butterfly for each would take 160, in
+// an order fixed by the lanes (the same bits every time).
+__device__ __forceinline__ double transposed_sums(double (&s)[32]) {
     const int lane = threadIdx.x % 32;
-    const bool upper = (lane & 16) != 0;
-    double s[16];
-#pragma unroll
-    for (int i = 0; i < 16; ++i) {
-        const float kept = upper ? v[i + 16] : v[i], sent = upper ? v[i] : v[i + 16];
-        s[i] = carried_square(kept) + carried_square(__shfl_xor_sync(0xffffffffu, sent, 16));
-    }
+    keep_half<16>(s, lane);
     keep_half<8>(s, lane);
     keep_half<4>(s, lane);
     keep_half<2>(s, lane);
@@ -120,7 +113,7 @@ __device__ __forceinline__ double transposed_square_sums(const float (&v)[32]) {
 
 // Lines stored as columns (lines contiguous): a thread per line of each chunk of kThreads lines of the group, down a
 // stretch of k in batches of kColumnBatch (one atomicMax and one piece of the line's sum of squares per line and
-// stretch: piece blockIdx.x). A k's sum adds its lanes by transposed_square_sums, then (in shared memory) each warp's
+// stretch: piece blockIdx.x). A k's sum adds its lanes' squares by transposed_sums, then (in shared memory) each warp's
 // chunks in order, then the warps in order.
 __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op, int stretch, unsigned* max_bits,
                                                                  int* flags, KSquares sums, LineSquares lines,
@@ -143,15 +136,16 @@ __global__ void __launch_bounds__(kThreads) survey_along_columns(OperandLines op
 #pragma unroll
             for (int b = 0; b < kColumnBatch; ++b)
                 v[b] = inside && q0 + b < span ? op.x[(k0 + q0 + b) * op.ld + line] : 0.f;
+            double squares[kColumnBatch];
 #pragma unroll
             for (int b = 0; b < kColumnBatch; ++b) {
                 top = max(top, carried_bits(v[b]));
                 flagged |= uncarried(v[b]);
+                squares[b] = carried_square(v[b]);
+                line_sum = __dadd_ru(line_sum, squares[b]);
             }
-            const double sum = transposed_square_sums(v);  // the warp's, for k0 + q0 + lane
+            const double sum = transposed_sums(squares);  // the warp's, for k0 + q0 + lane
             if (q0 + lane < span) warp_sums[warp][q0 + lane] += sum;
-#pragma unroll
-            for (int b = 0; b < kColumnBatch; ++b) line_sum = __dadd_ru(line_sum, carried_square(v[b]));
         }
         if (inside && top != 0) atomicMax(max_bits + line, top);
         if (inside && flagged) flags[line] = 1;
