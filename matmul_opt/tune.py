@@ -112,8 +112,8 @@ PRECISION_ACCURACY_KS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 655
 ACCURACY_BASELINE = "cublas"
 # The ozaki sweep: the fp32-accurate class's INT8 kernel against its TF32 one on products from where its passes over
 # memory outweigh its faster product (a few 10^10 FLOPs) to the largest, timed sustained (after seconds of their own
-# launches, where the GPU holds its power limit), FLOPs and K varied apart: squares, and squares of C over a K of a
-# quarter to four times their side.
+# launches, where the GPU holds its power limit), FLOPs and K varied apart: squares, and squares of C over a K of an
+# eighth to four times their side.
 OZAKI_KERNELS = ("ozaki_int8", TENSOR_KERNELS["fp32_accurate"])
 OZAKI_SHAPES = ((3072, 3072, 3072), (4096, 4096, 4096), (8192, 8192, 1024), (8192, 8192, 2048), (6144, 6144, 6144),
                 (4096, 4096, 16384), (8192, 8192, 8192), (16384, 16384, 4096), (12288, 12288, 12288),

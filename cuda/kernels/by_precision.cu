@@ -86,7 +86,7 @@ namespace {
 struct Thresholds {
     double min_flops_per_byte;          // 2MNK over 4(MK + KN + MN)
     double min_operand_flops_per_byte;  // 2MNK over 4(MK + KN)
-    int min_k;
+    double min_k;                       // K, at least (INFINITY: never)
 };
 
 bool reaches(const GemmArgs& g, const Thresholds& t) {
@@ -164,9 +164,10 @@ TensorChoice fp32_accurate_tensor(const GemmArgs& g, int sms) {
                                     precision_table::kFp32AccurateMinK};
     constexpr Thresholds kRegisterSplit{
         precision_table::kRegisterSplitMinFlopsPerByte, precision_table::kRegisterSplitMinOperandFlopsPerByte,
-        precision_table::kRegisterSplitMinK > precision_table::kFp32AccurateMinK ? precision_table::kRegisterSplitMinK
-                                                                                 : precision_table::kFp32AccurateMinK};
-    if (g.K >= precision_table::kOzakiMinK && reaches(g, {0.0, precision_table::kOzakiMinOperandFlopsPerByte, 0}))
+        double(precision_table::kRegisterSplitMinK > precision_table::kFp32AccurateMinK
+                   ? precision_table::kRegisterSplitMinK
+                   : precision_table::kFp32AccurateMinK)};
+    if (reaches(g, {0.0, precision_table::kOzakiMinOperandFlopsPerByte, precision_table::kOzakiMinK}))
         return {launch_ozaki_int8, requires_ozaki_int8, kSplitBoth};
     const int smaller_side = g.M < g.N ? g.M : g.N;
     if (smaller_side <= precision_table::kRegisterSplitMaxSide && g.K >= precision_table::kRegisterSplitMinK &&
