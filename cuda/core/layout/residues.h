@@ -157,11 +157,15 @@ __host__ __device__ inline int scaling_bits_index(int count) { return kOzakiModu
 // The bits of one operand's lines from the scaling's sum: alpha for A, beta for B.
 enum class OzakiOperand { kA, kB };
 
+// K of each residue row, kp, is a multiple of this (the rows padded with zeros): the copy engine's row pitch is a
+// multiple of 16 bytes, and the residue pass stores 16 k at a time along lines stored as rows.
+inline constexpr int kOzakiKAlign = 16;
+
 // For each of the first count = *verdict moduli l (the scaling check's verdict, read on the GPU, so that the passes
 // can be enqueued before the host knows it; 0 writes nothing): planes + l * lines * kp holds the line's values scaled
 // to its operand's bits for that count (launch_scaling_check's bits, max_bits) and reduced to symmetric residues
 // modulo the modulus, K-major (line * kp + k), with 0 for k from K to kp and for the values launch_line_survey flags
-// (whose lines the non-finite fix-up recomputes). planes has room for kOzakiModuli planes.
+// (whose lines the non-finite fix-up recomputes). planes, on 16 bytes, has room for kOzakiModuli planes.
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream);
 
