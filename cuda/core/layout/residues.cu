@@ -56,18 +56,21 @@ using LinesTile = float[kTileLines][kColumnTileK + kColumnGroupK];  // [line][k]
 // read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile first,
 // whose rows the lanes then read along k. The count of moduli, kCount, is the scaling check's verdict (the kernel
 // below reads it and runs this body once for the count it finds, so that the loops over moduli unroll without a
-// test per modulus).
+// test per modulus). The grid runs along k first, so that the blocks resident at once cover the k of the same lines:
+// each plane is written in runs of whole lines rather than in one block's k of many lines; a block steps over the
+// lines by the grid's height.
 template <bool kKContiguous, int kCount>
 __device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
                                              int8_t* planes, int64_t kp, const OzakiModuli& moduli, LinesTile& tile) {
     constexpr int kWidth = kKContiguous ? kRowGroupK : kColumnGroupK, kTileK = 32 * kWidth;
     static_assert(kOzakiKAlign % kWidth == 0, "kp is a multiple of a group: a group lies wholly below it or not");
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int64_t line0 = blockIdx.x * int64_t(kTileLines);
+    const int64_t k0 = blockIdx.x * int64_t(kTileK);
     const int64_t plane = op.lines * kp;
     // Rows on 16 bytes: a lane's group is whole float4s (k is a multiple of the group).
     const bool aligned_groups = reinterpret_cast<uintptr_t>(op.x) % 16 == 0 && op.ld % 4 == 0;
-    for (int64_t k0 = blockIdx.y * int64_t(kTileK); k0 < kp; k0 += int64_t(gridDim.y) * kTileK) {
+    for (int64_t line0 = blockIdx.y * int64_t(kTileLines); line0 < op.lines;
+         line0 += int64_t(gridDim.y) * kTileLines) {
         if constexpr (!kKContiguous) {
             const int64_t line = line0 + lane;
             for (int g = warp; g < kTileK / kWidth; g += kWarps) {
@@ -110,7 +113,7 @@ __device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bi
 #pragma unroll
             for (int l = 0; l < kCount; ++l, out += plane) store_residues(x, l, moduli, out);
         }
-        if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
+        if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next lines fill it
     }
 }
 
@@ -209,7 +212,7 @@ mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {
     const int tile_k = 32 * (op.k_contiguous ? kRowGroupK : kColumnGroupK);
-    const dim3 grid(unsigned(blocks_for(op.lines, kTileLines, INT32_MAX)), unsigned(blocks_for(kp, tile_k, kMaxGridY)));
+    const dim3 grid(unsigned(blocks_for(kp, tile_k, INT32_MAX)), unsigned(blocks_for(op.lines, kTileLines, kMaxGridY)));
     const OzakiModuli& moduli = ozaki_moduli(kOzakiModuli);  // a modulus's reduction constants are the same in any set
     if (op.k_contiguous)
         return launch(residues_kernel<true>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
