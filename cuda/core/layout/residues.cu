@@ -206,8 +206,7 @@ mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* 
                          const int* bits, float* C, int64_t ldc, cudaStream_t stream) {
     const int64_t count = int64_t(M) * N;
     const int blocks = blocks_for((count - 1) / kGroup + 1, kThreads, kRebuildBlocks);
-    const bool vector_rows =
-        kAligned && N % 4 == 0 && ldc % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    const bool vector_rows = kAligned && N % 4 == 0 && ldc % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
     return launch(rebuild_kernel<kGroup, kAligned, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream,
                   "the rebuild", residues, M, N, a_max_bits, b_max_bits, bits + scaling_bits_index(kModuli), C, ldc,
                   vector_rows, ozaki_moduli(kModuli));
