@@ -49,12 +49,12 @@ struct OzakiModulus {
     unsigned long long weight;  // round(2^64 inverse / m), inverse that of M / m modulo m (M the moduli's product)
 };
 
-// The first `count` moduli and their product M; passed to kernels by value. The entries from `count` on hold the
-// other moduli with weight 0: the rebuild neither reads their residues nor would they add anything.
+// A set of the first moduli (kOzakiModuli or kOzakiFewestModuli of them) and their product M; passed to kernels by
+// value. The entries past the set hold the other moduli with weight 0: the residue pass takes their reduction
+// constants, and crt_fraction over every modulus gives the set's sum.
 struct OzakiModuli {
     OzakiModulus modulus[kOzakiModuli];
     double product;  // M, rounded to double
-    int count;
 };
 // count is kOzakiModuli or kOzakiFewestModuli.
 const OzakiModuli& ozaki_moduli(int count);
@@ -103,11 +103,11 @@ __host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, 
     return (l == 0 ? x.lo : unsigned(symmetric_residue(x, moduli.modulus[l]))) & 0xffu;
 }
 
-// The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past its count), as a signed
+// The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past them), as a signed
 // fraction of 2^64 of M: the Chinese remainder theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1,
 // and the sum of r_l weight_l modulo 2^64 is that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the
 // scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M. The sum
-// runs over the kCount residues given, those of the first kCount moduli (the set's count, or all of them: the others
+// runs over the kCount residues given, those of the first kCount moduli (the set's, or all of them: the others
 // weigh 0), as the products with each weight's low word (64-bit sums) plus those with its high word (32-bit sums,
 // shifted): one multiply-add each.
 template <int kCount>

@@ -2,7 +2,8 @@
 # Device call 1 of this record (for the next session: this one's device time ran out), from branch ozaki-wide-stores
 # (HEAD), with .gitcarry/s14/lib_survey.so.xz (main's library), .gitcarry/s15/lib_wide.so.xz (the branch's first
 # commit: 16-byte residue stores along rows) and lib_head.so.xz (HEAD's: the grid along k first, and the rebuild's
-# 16 elements per thread), and .gitcarry/repo.bundle. Between main and lib_wide only the row residue kernel differs;
+# 16 elements per thread; the product kernel's parameters 8 bytes closer, OzakiModuli::count dropped), and
+# .gitcarry/repo.bundle. Between main and lib_wide only the row residue kernel differs;
 # between lib_wide and lib_head both residue kernels (the grid) and the rebuild, each timed apart:
 #   1. with lib_head: ozaki_int8's GPU tests; same_bits.py (ozaki-pass-lean's) of both against main's library;
 #   2. Nsight Compute's residue pass and rebuild times at 16384^3 with all three;
