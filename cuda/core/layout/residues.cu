@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
+constexpr int kGroupK = 4;                 // consecutive elements of C of one rebuild thread (4-byte residue words)
 constexpr int kRowGroupK = 16;             // consecutive k of one residue-pass thread along lines stored as rows
 constexpr int kColumnGroupK = 4;           // and down lines stored as columns (read from the shared tile)
 constexpr int kColumnTileK = 32 * kColumnGroupK;  // k of one block down lines stored as columns
@@ -134,61 +135,51 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
 }
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
-// crt_fraction (core/layout/residues.h). A thread rebuilds kGroup consecutive elements of C in row-major order,
-// reading each modulus's residues of them with one load where kAligned (M N a multiple of kGroup, so that every
-// plane's groups are aligned: 16-byte loads for 16 elements, 4-byte words for 4) and byte by byte otherwise, and
-// storing each 4 of them as one float4 where vector_rows (C's rows of a multiple of 4 elements, each on 16 bytes:
-// the four lie in one row) and one by one otherwise; the grid strides over the groups, stepping (i, j) without
-// dividing.
-template <int kGroup, bool kAligned, int kModuli>
+// crt_fraction (core/layout/residues.h). A thread rebuilds four consecutive elements of C in row-major order, reading
+// one 4-byte word of each modulus's residues where kWords (M N a multiple of 4, so that every plane's words are
+// aligned) and single bytes otherwise, and storing them as one float4 where vector_rows (C's rows of a multiple of 4
+// elements, each on 16 bytes: the four lie in one row) and one by one otherwise; the grid strides over the groups,
+// stepping (i, j) without dividing.
+template <bool kWords, int kModuli>
 __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
                                                            const unsigned* a_max_bits, const unsigned* b_max_bits,
                                                            const int* scaling_bits, float* C, int64_t ldc,
                                                            bool vector_rows, OzakiModuli moduli) {
-    static_assert(kGroup == 4 || (kGroup == 16 && kAligned), "words, or aligned vectors of four words");
-    constexpr int kWords = kGroup / 4;
     const int bits = scaling_bits[0];
-    const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroup + 1;
+    const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroupK + 1;
     const int64_t stride = int64_t(gridDim.x) * kThreads;
     int64_t group = blockIdx.x * int64_t(kThreads) + threadIdx.x;
     if (group >= groups) return;
-    int64_t i = group * kGroup / N, j = group * kGroup % N;
-    const int64_t i_step = stride * kGroup / N, j_step = stride * kGroup % N;
+    int64_t i = group * kGroupK / N, j = group * kGroupK % N;
+    const int64_t i_step = stride * kGroupK / N, j_step = stride * kGroupK % N;
     for (; group < groups; group += stride) {
-        const int64_t first = group * kGroup;
-        unsigned words[kModuli][kWords] = {};
+        const int64_t first = group * kGroupK;
+        unsigned words[kModuli] = {};
 #pragma unroll
         for (int l = 0; l < kModuli; ++l) {
-            const uint8_t* const plane = residues + l * count + first;
-            if constexpr (kGroup == 16) {
-                const uint4 v = *reinterpret_cast<const uint4*>(plane);
-                words[l][0] = v.x, words[l][1] = v.y, words[l][2] = v.z, words[l][3] = v.w;
-            } else if constexpr (kAligned) {
-                words[l][0] = *reinterpret_cast<const unsigned*>(plane);
+            const uint8_t* const plane = residues + l * count;
+            if constexpr (kWords) {
+                words[l] = *reinterpret_cast<const unsigned*>(plane + first);
             } else {
-                for (int c = 0; c < kGroup && first + c < count; ++c) words[l][0] |= unsigned(plane[c]) << (8 * c);
+                for (int c = 0; c < kGroupK && first + c < count; ++c)
+                    words[l] |= unsigned(plane[first + c]) << (8 * c);
             }
         }
         int64_t row = i, column = j;
+        float value[kGroupK];
 #pragma unroll
-        for (int w = 0; w < kWords; ++w) {
-            const int64_t row0 = row, column0 = column;
-            float value[4];
+        for (int c = 0; c < kGroupK; ++c) {
+            if (!kWords && first + c >= count) break;
+            unsigned r[kModuli];
 #pragma unroll
-            for (int c = 0; c < 4; ++c) {
-                if (!kAligned && first + c >= count) break;
-                unsigned r[kModuli];
-#pragma unroll
-                for (int l = 0; l < kModuli; ++l) r[l] = (words[l][w] >> (8 * c)) & 0xffu;
-                const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
-                value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
-                if (!vector_rows) C[row * ldc + column] = value[c];
-                if (++column == N) column = 0, ++row;
-            }
-            if (vector_rows)
-                *reinterpret_cast<float4*>(C + row0 * ldc + column0) = make_float4(value[0], value[1], value[2],
-                                                                                   value[3]);
+            for (int l = 0; l < kModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
+            const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
+            value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
+            if (!vector_rows) C[row * ldc + column] = value[c];
+            if (++column == N) column = 0, ++row;
         }
+        if (vector_rows)
+            *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
         i += i_step;
         j += j_step;
         if (j >= N) j -= N, ++i;
@@ -200,28 +191,20 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
     return int(b < most ? b : most);
 }
 
-// The rebuild of C from the residues modulo the first kModuli moduli, kGroup elements of C per thread.
-template <int kGroup, bool kAligned, int kModuli>
-mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits, const unsigned* b_max_bits,
-                         const int* bits, float* C, int64_t ldc, cudaStream_t stream) {
-    const int64_t count = int64_t(M) * N;
-    const int blocks = blocks_for((count - 1) / kGroup + 1, kThreads, kRebuildBlocks);
-    const bool vector_rows = kAligned && N % 4 == 0 && ldc % 4 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
-    return launch(rebuild_kernel<kGroup, kAligned, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream,
-                  "the rebuild", residues, M, N, a_max_bits, b_max_bits, bits + scaling_bits_index(kModuli), C, ldc,
-                  vector_rows, ozaki_moduli(kModuli));
-}
-
-// 16 elements per thread where C's count allows aligned 16-byte loads of every plane, else 4.
+// The rebuild of C from the residues modulo the first kModuli moduli.
 template <int kModuli>
 mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits, const unsigned* b_max_bits,
                          const int* bits, float* C, int64_t ldc, cudaStream_t stream) {
     const int64_t count = int64_t(M) * N;
-    if (count % 16 == 0)
-        return launch_rebuild<16, true, kModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
-    if (count % 4 == 0)
-        return launch_rebuild<4, true, kModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
-    return launch_rebuild<4, false, kModuli>(residues, M, N, a_max_bits, b_max_bits, bits, C, ldc, stream);
+    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
+    const int* const count_bits = bits + scaling_bits_index(kModuli);
+    const OzakiModuli& moduli = ozaki_moduli(kModuli);
+    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    if (count % kGroupK == 0)
+        return launch(rebuild_kernel<true, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
+    return launch(rebuild_kernel<false, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
+                  residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
 }  // namespace
