@@ -65,7 +65,6 @@ namespace {
 
 constexpr int kBM = 128, kBN = gemm::kWgmmaN, kBK = gemm::kInt8KMajorBoxK;
 constexpr int kChunkK = 1 << 16;  // K of one product: kChunkK * 2^14 < 2^31
-constexpr int kKAlign = 16;       // residue rows padded to 16 bytes, as the copy engine's row pitch must be
 constexpr gemm::WarpSpecialized kFrame{.stages = 4, .consumers = 2, .producer_registers = 40,
                                        .consumer_registers = 232};
 constexpr int kStages = kFrame.stages;
@@ -370,7 +369,7 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     IntReadback verdict;
     MM_TRY(check_scaling(a, b, w, g.K, verdict, stream));
     Residues r{};
-    const int64_t kp = ceil_div(g.K, kKAlign) * kKAlign;
+    const int64_t kp = ceil_div(g.K, gemm::kOzakiKAlign) * gemm::kOzakiKAlign;
     DeviceBuffer operands_buffer(stream, DeviceBuffer::Pool::kWorkspace);
     MM_TRY(allocate_operand_residues(operands_buffer, g, kp, &r));
     MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, w.moduli, r.a, kp, stream));

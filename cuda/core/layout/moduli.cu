@@ -34,7 +34,6 @@ OzakiModuli moduli_set(int count) {
         if (l >= count) o.modulus[l].weight = 0;
     }
     o.product = double(product);
-    o.count = count;
     return o;
 }
 

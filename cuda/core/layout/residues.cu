@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/device.h"
 #include "core/launch.h"
 
 namespace gemm {
@@ -10,95 +11,117 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-constexpr int kGroupK = 4;                 // consecutive k (or elements of C) of one thread: 4-byte residue words
-constexpr int kTileK = 32 * kGroupK;       // k of one block of the residue pass: a warp's groups along one line
-constexpr int kTileLines = 32;             // lines of one block of the residue pass
-constexpr int kLinesPerWarp = kTileLines / kWarps;
+constexpr int kGroupK = 4;                 // consecutive elements of C of one rebuild thread (4-byte residue words)
+constexpr int kRowGroupK = 16;             // consecutive k of one residue-pass thread along lines stored as rows
+constexpr int kColumnGroupK = 4;           // and down lines stored as columns (read from the shared tile)
+constexpr int kColumnTileK = 32 * kColumnGroupK;  // k of one block down lines stored as columns
+constexpr int kTileLines = 32;             // lines of one block down columns (one per lane), and the most along rows
+constexpr int kMostLinesPerWarp = kTileLines / kWarps;
 constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is bound by latency, so registers go to warps
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
 
-// Each modulus's symmetric residues of four consecutive values of a line, scaled by 2^shift and rounded to integers
-// (at most 2^31 in magnitude), one byte each, packed in k order; for the first kCount moduli.
-template <int kCount>
-__device__ __forceinline__ void group_residues(const float (&v)[kGroupK], int shift, const OzakiModuli& moduli,
-                                               unsigned (&packed)[kCount]) {
-    LiftedInteger x[kGroupK];
+// A group of consecutive values of a line, scaled by 2^shift and rounded to integers (at most 2^31 in magnitude).
+template <int kWidth>
+__device__ __forceinline__ void lift_group(const float (&v)[kWidth], int shift, LiftedInteger (&x)[kWidth]) {
 #pragma unroll
-    for (int c = 0; c < kGroupK; ++c)
+    for (int c = 0; c < kWidth; ++c)
         x[c] = lift(uncarried(v[c]) ? 0 : __double2ll_rn(double(v[c]) * power_of_two(shift)));
+}
+
+// The group's symmetric residues modulo modulus l, one byte each, packed in k order into one store of kWidth bytes
+// (a 4-byte word or a 16-byte vector) at out.
+template <int kWidth>
+__device__ __forceinline__ void store_residues(const LiftedInteger (&x)[kWidth], int l, const OzakiModuli& moduli,
+                                               int8_t* out) {
+    static_assert(kWidth == 4 || kWidth == 16, "one word or one vector of words");
+    unsigned words[kWidth / 4];
 #pragma unroll
-    for (int l = 0; l < kCount; ++l) {
-        unsigned word = 0;
+    for (int w = 0; w < kWidth / 4; ++w) {
+        words[w] = 0;
 #pragma unroll
-        for (int c = 0; c < kGroupK; ++c) word |= residue_byte(x[c], l, moduli) << (8 * c);
-        packed[l] = word;
+        for (int c = 0; c < 4; ++c) words[w] |= residue_byte(x[4 * w + c], l, moduli) << (8 * c);
     }
+    if constexpr (kWidth == 16)
+        *reinterpret_cast<uint4*>(out) = make_uint4(words[0], words[1], words[2], words[3]);
+    else
+        *reinterpret_cast<unsigned*>(out) = words[0];
 }
 
 // The residue pass's shared tile of lines stored as columns.
-using LinesTile = float[kTileLines][kTileK + kGroupK];  // [line][k]; the pad keeps float4 rows
+using LinesTile = float[kTileLines][kColumnTileK + kColumnGroupK];  // [line][k]; the pad keeps float4 rows
 
-// A block covers kTileLines lines x kTileK k: each warp kLinesPerWarp lines, each lane a group of kGroupK
-// consecutive k, whose residues it stores four bytes at a time into each modulus's K-major plane. Lines stored as
-// rows are read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile
-// first, whose rows the lanes then read along k. The count of moduli, kCount, is the scaling check's verdict (the
-// kernel below reads it and runs this body once for the count it finds, so that the loops over moduli unroll
-// without a test per modulus).
-template <bool kKContiguous, int kCount>
+// A block covers kLinesPerWarp lines per warp x 32 groups of k: each lane a group of consecutive k (kRowGroupK along
+// rows, kColumnGroupK down columns), whose residues it stores with one store per modulus into
+// each modulus's K-major plane (16 bytes along rows: longer runs of each plane per warp). Lines stored as rows are
+// read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile first,
+// whose rows the lanes then read along k. The count of moduli, kCount, is the scaling check's verdict (the kernel
+// below reads it and runs this body once for the count it finds, so that the loops over moduli unroll without a
+// test per modulus). The grid runs along k first, so that the blocks resident at once cover the k of the same lines:
+// each plane is written in runs of whole lines rather than in one block's k of many lines; a block steps over the
+// lines by the grid's height.
+template <bool kKContiguous, int kLinesPerWarp, int kCount>
 __device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
                                              int8_t* planes, int64_t kp, const OzakiModuli& moduli, LinesTile& tile) {
+    constexpr int kWidth = kKContiguous ? kRowGroupK : kColumnGroupK, kTileK = 32 * kWidth;
+    static_assert(kOzakiKAlign % kWidth == 0, "kp is a multiple of a group: a group lies wholly below it or not");
+    static_assert(kKContiguous || kLinesPerWarp == kMostLinesPerWarp, "down columns a block takes a lane's line each");
+    constexpr int kBlockLines = kWarps * kLinesPerWarp;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int64_t line0 = blockIdx.x * int64_t(kTileLines);
+    const int64_t k0 = blockIdx.x * int64_t(kTileK);
     const int64_t plane = op.lines * kp;
-    // Rows on 16 bytes: a lane's group of kGroupK values is one float4 (k is a multiple of kGroupK).
-    const bool aligned_groups = reinterpret_cast<uintptr_t>(op.x) % 16 == 0 && op.ld % kGroupK == 0;
-    for (int64_t k0 = blockIdx.y * int64_t(kTileK); k0 < kp; k0 += int64_t(gridDim.y) * kTileK) {
+    // Rows on 16 bytes: a lane's group is whole float4s (k is a multiple of the group).
+    const bool aligned_groups = reinterpret_cast<uintptr_t>(op.x) % 16 == 0 && op.ld % 4 == 0;
+    for (int64_t line0 = blockIdx.y * int64_t(kBlockLines); line0 < op.lines;
+         line0 += int64_t(gridDim.y) * kBlockLines) {
         if constexpr (!kKContiguous) {
             const int64_t line = line0 + lane;
-            for (int g = warp; g < kTileK / kGroupK; g += kWarps) {
-                float v[kGroupK];
+            for (int g = warp; g < kTileK / kWidth; g += kWarps) {
+                float v[kWidth];
 #pragma unroll
-                for (int c = 0; c < kGroupK; ++c) {
-                    const int64_t k = k0 + kGroupK * g + c;
+                for (int c = 0; c < kWidth; ++c) {
+                    const int64_t k = k0 + kWidth * g + c;
                     v[c] = line < op.lines && k < op.k ? op.x[k * op.ld + line] : 0.f;
                 }
-                *reinterpret_cast<float4*>(&tile[lane][kGroupK * g]) = make_float4(v[0], v[1], v[2], v[3]);
+                *reinterpret_cast<float4*>(&tile[lane][kWidth * g]) = make_float4(v[0], v[1], v[2], v[3]);
             }
             __syncthreads();
         }
-        const int64_t k = k0 + kGroupK * lane;  // kp is a multiple of kGroupK: a group lies wholly below it or not
+        const int64_t k = k0 + kWidth * lane;
 #pragma unroll
         for (int p = 0; p < kLinesPerWarp; ++p) {
             const int r = warp + kWarps * p;
             const int64_t line = line0 + r;
             if (line >= op.lines || k >= kp) continue;
-            float v[kGroupK];
+            float v[kWidth];
             if constexpr (kKContiguous) {
                 const float* const x = op.x + line * op.ld + k;
-                if (aligned_groups && k + kGroupK <= op.k) {
-                    const float4 t = *reinterpret_cast<const float4*>(x);
-                    v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+                if (aligned_groups && k + kWidth <= op.k) {
+#pragma unroll
+                    for (int q = 0; q < kWidth / 4; ++q) {
+                        const float4 t = reinterpret_cast<const float4*>(x)[q];
+                        v[4 * q] = t.x, v[4 * q + 1] = t.y, v[4 * q + 2] = t.z, v[4 * q + 3] = t.w;
+                    }
                 } else {
 #pragma unroll
-                    for (int c = 0; c < kGroupK; ++c) v[c] = k + c < op.k ? x[c] : 0.f;
+                    for (int c = 0; c < kWidth; ++c) v[c] = k + c < op.k ? x[c] : 0.f;
                 }
             } else {
-                const float4 t = *reinterpret_cast<const float4*>(&tile[r][kGroupK * lane]);
+                const float4 t = *reinterpret_cast<const float4*>(&tile[r][kWidth * lane]);
                 v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
             }
-            unsigned packed[kCount];
-            group_residues<kCount>(v, line_bits - line_exponent(max_bits[line]), moduli, packed);
+            LiftedInteger x[kWidth];
+            lift_group(v, line_bits - line_exponent(max_bits[line]), x);
             int8_t* out = planes + line * kp + k;
 #pragma unroll
-            for (int l = 0; l < kCount; ++l, out += plane) *reinterpret_cast<unsigned*>(out) = packed[l];
+            for (int l = 0; l < kCount; ++l, out += plane) store_residues(x, l, moduli, out);
         }
-        if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next k0 fills it
+        if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next lines fill it
     }
 }
 
 // The residue pass for the count of moduli that the scaling check's verdict gives (0: none, and the block returns).
-template <bool kKContiguous>
+template <bool kKContiguous, int kLinesPerWarp>
 __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
     residues_kernel(OperandLines op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                     const int* verdict, int8_t* planes, int64_t kp, OzakiModuli moduli) {
@@ -109,9 +132,10 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
     const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
     __shared__ __align__(16) LinesTile tile;  // lines stored as columns only
     if (count == kOzakiModuli)
-        cut_residues<kKContiguous, kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
+        cut_residues<kKContiguous, kLinesPerWarp, kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
     else
-        cut_residues<kKContiguous, kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
+        cut_residues<kKContiguous, kLinesPerWarp, kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli,
+                                                                       tile);
 }
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
@@ -187,17 +211,43 @@ mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* 
                   residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
+// The residue pass's grid: blocks along k (x) by blocks of kWarps lines_per_warp lines (y), which step by its height
+// past kMaxGridY.
+dim3 residue_grid(const OperandLines& op, int64_t kp, bool k_contiguous, int lines_per_warp) {
+    const int tile_k = 32 * (k_contiguous ? kRowGroupK : kColumnGroupK);
+    return dim3(unsigned(blocks_for(kp, tile_k, INT32_MAX)),
+                unsigned(blocks_for(op.lines, int64_t(kWarps) * lines_per_warp, kMaxGridY)));
+}
+
+int64_t residue_blocks(const OperandLines& op, int64_t kp, bool k_contiguous, int lines_per_warp) {
+    const dim3 grid = residue_grid(op, kp, k_contiguous, lines_per_warp);
+    return int64_t(grid.x) * grid.y;
+}
+
+template <bool kKContiguous, int kLinesPerWarp>
+mm_status launch_residue_pass(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
+                              const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {
+    const OzakiModuli& moduli = ozaki_moduli(kOzakiModuli);  // a modulus's reduction constants are the same in any set
+    return launch(residues_kernel<kKContiguous, kLinesPerWarp>, residue_grid(op, kp, kKContiguous, kLinesPerWarp),
+                  dim3(kThreads), 0, stream, "the residues", op, operand, max_bits, bits, verdict, planes, kp, moduli);
+}
+
 }  // namespace
 
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {
-    const dim3 grid(unsigned(blocks_for(op.lines, kTileLines, INT32_MAX)), unsigned(blocks_for(kp, kTileK, kMaxGridY)));
-    const OzakiModuli& moduli = ozaki_moduli(kOzakiModuli);  // a modulus's reduction constants are the same in any set
-    if (op.k_contiguous)
-        return launch(residues_kernel<true>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits,
-                      bits, verdict, planes, kp, moduli);
-    return launch(residues_kernel<false>, grid, dim3(kThreads), 0, stream, "the residues", op, operand, max_bits, bits,
-                  verdict, planes, kp, moduli);
+    if (!op.k_contiguous)
+        return launch_residue_pass<false, kMostLinesPerWarp>(op, operand, max_bits, bits, verdict, planes, kp, stream);
+    // Along rows: the most lines per warp (more loads in flight per lane) whose blocks still fill one wave of the
+    // SMs' block slots; fewer where the operand is too small for that, so that its blocks spread over the SMs.
+    int sms = 0;
+    MM_TRY(sm_count(&sms));
+    const int64_t slots = int64_t(sms) * kResidueBlocksPerSm;
+    if (residue_blocks(op, kp, true, kMostLinesPerWarp) >= slots)
+        return launch_residue_pass<true, kMostLinesPerWarp>(op, operand, max_bits, bits, verdict, planes, kp, stream);
+    if (residue_blocks(op, kp, true, 2) >= slots)
+        return launch_residue_pass<true, 2>(op, operand, max_bits, bits, verdict, planes, kp, stream);
+    return launch_residue_pass<true, 1>(op, operand, max_bits, bits, verdict, planes, kp, stream);
 }
 
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,

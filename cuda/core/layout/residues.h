@@ -49,12 +49,12 @@ struct OzakiModulus {
     unsigned long long weight;  // round(2^64 inverse / m), inverse that of M / m modulo m (M the moduli's product)
 };
 
-// The first `count` moduli and their product M; passed to kernels by value. The entries from `count` on hold the
-// other moduli with weight 0: the rebuild neither reads their residues nor would they add anything.
+// A set of the first moduli (kOzakiModuli or kOzakiFewestModuli of them) and their product M; passed to kernels by
+// value. The entries past the set hold the other moduli with weight 0: the residue pass takes their reduction
+// constants, and crt_fraction over every modulus gives the set's sum.
 struct OzakiModuli {
     OzakiModulus modulus[kOzakiModuli];
     double product;  // M, rounded to double
-    int count;
 };
 // count is kOzakiModuli or kOzakiFewestModuli.
 const OzakiModuli& ozaki_moduli(int count);
@@ -103,11 +103,11 @@ __host__ __device__ inline unsigned residue_byte(const LiftedInteger& x, int l, 
     return (l == 0 ? x.lo : unsigned(symmetric_residue(x, moduli.modulus[l]))) & 0xffu;
 }
 
-// The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past its count), as a signed
+// The integer product from its residues r_l in [0, m_l) modulo the set's moduli (0 past them), as a signed
 // fraction of 2^64 of M: the Chinese remainder theorem gives C_int / M = sum over l of r_l inverse_l / m_l modulo 1,
 // and the sum of r_l weight_l modulo 2^64 is that times 2^64 within r_l / 2 per term, so for |C_int| < M / 2 (the
 // scaling keeps it there with a margin far above the error) C_int = crt_fraction 2^-64 M within 2^-54 M. The sum
-// runs over the kCount residues given, those of the first kCount moduli (the set's count, or all of them: the others
+// runs over the kCount residues given, those of the first kCount moduli (the set's, or all of them: the others
 // weigh 0), as the products with each weight's low word (64-bit sums) plus those with its high word (32-bit sums,
 // shifted): one multiply-add each.
 template <int kCount>
@@ -157,11 +157,15 @@ __host__ __device__ inline int scaling_bits_index(int count) { return kOzakiModu
 // The bits of one operand's lines from the scaling's sum: alpha for A, beta for B.
 enum class OzakiOperand { kA, kB };
 
+// K of each residue row, kp, is a multiple of this (the rows padded with zeros): the copy engine's row pitch is a
+// multiple of 16 bytes, and the residue pass stores 16 k at a time along lines stored as rows.
+inline constexpr int kOzakiKAlign = 16;
+
 // For each of the first count = *verdict moduli l (the scaling check's verdict, read on the GPU, so that the passes
 // can be enqueued before the host knows it; 0 writes nothing): planes + l * lines * kp holds the line's values scaled
 // to its operand's bits for that count (launch_scaling_check's bits, max_bits) and reduced to symmetric residues
 // modulo the modulus, K-major (line * kp + k), with 0 for k from K to kp and for the values launch_line_survey flags
-// (whose lines the non-finite fix-up recomputes). planes has room for kOzakiModuli planes.
+// (whose lines the non-finite fix-up recomputes). planes, on 16 bytes, has room for kOzakiModuli planes.
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream);
 

@@ -7,8 +7,10 @@ computes the same integers and the same rounding another way must not change a s
 
 Kinds: uniform in [-1, 1]; magnitudes spread over 2^-40..2^40; lines of tiny values (2^-110 and below, whose scale
 2^shift passes the float exponent's range) beside ordinary ones; subnormals in some lines; an Inf and a NaN.
-Shapes: M N a multiple of 4 (word and vector paths of the rebuild) and not (single bytes; rows that wrap inside a
-group of four), K ragged.
+Shapes: M N a multiple of 16 or 4 (vector and word loads in the rebuild; float4 stores where N is a multiple of 4,
+one by one where not, rows wrapping inside a thread's elements) and neither (single bytes), K ragged, more rows of A
+than a residue grid's height of 65535 blocks holds, and operands whose residue pass along rows takes 1, 2 and 4 lines
+per warp (2500 x 700 x 3000: A's rows 2, B's rows 1; 2100001 x 3 x 20: 4).
 """
 import sys
 from pathlib import Path
@@ -18,7 +20,8 @@ import torch
 
 import matmul_opt
 
-SHAPES = [(256, 512, 300), (129, 131, 517), (1000, 1001, 999), (77, 1, 4096), (3, 300, 64)]
+SHAPES = [(256, 512, 300), (129, 131, 517), (1000, 1001, 999), (77, 1, 4096), (3, 300, 64), (48, 1001, 100),
+          (2100001, 3, 20), (2500, 700, 3000)]
 KINDS = ["uniform", "wide", "tiny", "subnormal", "nonfinite"]
 
 
