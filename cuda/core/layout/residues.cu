@@ -12,10 +12,11 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
 constexpr int kGroupK = 4;                 // consecutive elements of C of one rebuild thread (4-byte residue words)
-constexpr int kLaneK = 16;                 // consecutive k of one residue-pass thread: a 16-byte store per modulus
-constexpr int kMostLinesPerWarp = 4;       // of one warp along rows
-constexpr int kColumnLines = 128;          // consecutive lines of one block down columns, a thread each
-constexpr int kColumnTileK = kThreads / kColumnLines * kLaneK;  // and its k
+constexpr int kRowGroupK = 16;             // consecutive k of one residue-pass thread along lines stored as rows
+constexpr int kColumnGroupK = 4;           // and down lines stored as columns (read from the shared tile)
+constexpr int kColumnTileK = 32 * kColumnGroupK;  // k of one block down lines stored as columns
+constexpr int kTileLines = 32;             // lines of one block down columns (one per lane), and the most along rows
+constexpr int kMostLinesPerWarp = kTileLines / kWarps;
 constexpr int kResidueBlocksPerSm = 4;     // at least: the residue pass is bound by latency, so registers go to warps
 constexpr int kMaxGridY = 65535;
 constexpr int kRebuildBlocks = 4096;  // at most: a grid-stride loop over C's groups covers the rest
@@ -47,79 +48,75 @@ __device__ __forceinline__ void store_residues(const LiftedInteger (&x)[kWidth],
         *reinterpret_cast<unsigned*>(out) = words[0];
 }
 
-// Lines stored as rows: a block covers kLinesPerWarp lines per warp x 32 groups of kLaneK consecutive k, a lane's
-// group read along its line directly (16-byte loads where the rows allow), whose residues it stores with one 16-byte
-// store per modulus into each modulus's K-major plane: 512-byte runs of each plane per warp. The count of moduli,
-// kCount, is the scaling check's verdict (the kernel below reads it and runs this body once for the count it finds,
-// so that the loops over moduli unroll without a test per modulus). The grid runs along k first, so that the blocks
-// resident at once cover the k of the same lines: each plane is written in runs of whole lines rather than in one
-// block's k of many lines; a block steps over the lines by the grid's height.
-template <int kLinesPerWarp, int kCount>
-__device__ __forceinline__ void cut_row_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
-                                                 int8_t* planes, int64_t kp, const OzakiModuli& moduli) {
-    static_assert(kOzakiKAlign % kLaneK == 0, "kp is a multiple of a group: a group lies wholly below it or not");
+// The residue pass's shared tile of lines stored as columns.
+using LinesTile = float[kTileLines][kColumnTileK + kColumnGroupK];  // [line][k]; the pad keeps float4 rows
+
+// A block covers kLinesPerWarp lines per warp x 32 groups of k: each lane a group of consecutive k (kRowGroupK along
+// rows, kColumnGroupK down columns), whose residues it stores with one store per modulus into
+// each modulus's K-major plane (16 bytes along rows: longer runs of each plane per warp). Lines stored as rows are
+// read along k directly; lines stored as columns are read along the lines (coalesced) into a shared tile first,
+// whose rows the lanes then read along k. The count of moduli, kCount, is the scaling check's verdict (the kernel
+// below reads it and runs this body once for the count it finds, so that the loops over moduli unroll without a
+// test per modulus). The grid runs along k first, so that the blocks resident at once cover the k of the same lines:
+// each plane is written in runs of whole lines rather than in one block's k of many lines; a block steps over the
+// lines by the grid's height.
+template <bool kKContiguous, int kLinesPerWarp, int kCount>
+__device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
+                                             int8_t* planes, int64_t kp, const OzakiModuli& moduli, LinesTile& tile) {
+    constexpr int kWidth = kKContiguous ? kRowGroupK : kColumnGroupK, kTileK = 32 * kWidth;
+    static_assert(kOzakiKAlign % kWidth == 0, "kp is a multiple of a group: a group lies wholly below it or not");
+    static_assert(kKContiguous || kLinesPerWarp == kMostLinesPerWarp, "down columns a block takes a lane's line each");
     constexpr int kBlockLines = kWarps * kLinesPerWarp;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int64_t k0 = blockIdx.x * int64_t(32 * kLaneK);
+    const int64_t k0 = blockIdx.x * int64_t(kTileK);
     const int64_t plane = op.lines * kp;
     // Rows on 16 bytes: a lane's group is whole float4s (k is a multiple of the group).
     const bool aligned_groups = reinterpret_cast<uintptr_t>(op.x) % 16 == 0 && op.ld % 4 == 0;
     for (int64_t line0 = blockIdx.y * int64_t(kBlockLines); line0 < op.lines;
          line0 += int64_t(gridDim.y) * kBlockLines) {
-        const int64_t k = k0 + kLaneK * lane;
+        if constexpr (!kKContiguous) {
+            const int64_t line = line0 + lane;
+            for (int g = warp; g < kTileK / kWidth; g += kWarps) {
+                float v[kWidth];
+#pragma unroll
+                for (int c = 0; c < kWidth; ++c) {
+                    const int64_t k = k0 + kWidth * g + c;
+                    v[c] = line < op.lines && k < op.k ? op.x[k * op.ld + line] : 0.f;
+                }
+                *reinterpret_cast<float4*>(&tile[lane][kWidth * g]) = make_float4(v[0], v[1], v[2], v[3]);
+            }
+            __syncthreads();
+        }
+        const int64_t k = k0 + kWidth * lane;
 #pragma unroll
         for (int p = 0; p < kLinesPerWarp; ++p) {
             const int r = warp + kWarps * p;
             const int64_t line = line0 + r;
             if (line >= op.lines || k >= kp) continue;
-            float v[kLaneK];
-            const float* const x = op.x + line * op.ld + k;
-            if (aligned_groups && k + kLaneK <= op.k) {
+            float v[kWidth];
+            if constexpr (kKContiguous) {
+                const float* const x = op.x + line * op.ld + k;
+                if (aligned_groups && k + kWidth <= op.k) {
 #pragma unroll
-                for (int q = 0; q < kLaneK / 4; ++q) {
-                    const float4 t = reinterpret_cast<const float4*>(x)[q];
-                    v[4 * q] = t.x, v[4 * q + 1] = t.y, v[4 * q + 2] = t.z, v[4 * q + 3] = t.w;
+                    for (int q = 0; q < kWidth / 4; ++q) {
+                        const float4 t = reinterpret_cast<const float4*>(x)[q];
+                        v[4 * q] = t.x, v[4 * q + 1] = t.y, v[4 * q + 2] = t.z, v[4 * q + 3] = t.w;
+                    }
+                } else {
+#pragma unroll
+                    for (int c = 0; c < kWidth; ++c) v[c] = k + c < op.k ? x[c] : 0.f;
                 }
             } else {
-#pragma unroll
-                for (int c = 0; c < kLaneK; ++c) v[c] = k + c < op.k ? x[c] : 0.f;
+                const float4 t = *reinterpret_cast<const float4*>(&tile[r][kWidth * lane]);
+                v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
             }
-            LiftedInteger x_int[kLaneK];
-            lift_group(v, line_bits - line_exponent(max_bits[line]), x_int);
+            LiftedInteger x[kWidth];
+            lift_group(v, line_bits - line_exponent(max_bits[line]), x);
             int8_t* out = planes + line * kp + k;
 #pragma unroll
-            for (int l = 0; l < kCount; ++l, out += plane) store_residues(x_int, l, moduli, out);
+            for (int l = 0; l < kCount; ++l, out += plane) store_residues(x, l, moduli, out);
         }
-    }
-}
-
-// Lines stored as columns: a block covers kColumnLines consecutive lines, a thread each, by kColumnTileK k; a thread
-// reads its group of kLaneK k down its line, so that each load of a warp reads 128 contiguous bytes of one stored row
-// (the block 512), and stores its residues as along rows. The grid runs along the lines first, so that the blocks
-// resident at once read whole stored rows; a block steps over k by the grid's height.
-template <int kCount>
-__device__ __forceinline__ void cut_column_residues(const OperandLines& op, int line_bits, const unsigned* max_bits,
-                                                    int8_t* planes, int64_t kp, const OzakiModuli& moduli) {
-    const int64_t line = blockIdx.x * int64_t(kColumnLines) + threadIdx.x % kColumnLines;
-    if (line >= op.lines) return;
-    const int shift = line_bits - line_exponent(max_bits[line]);
-    const int64_t plane = op.lines * kp;
-    for (int64_t k = blockIdx.y * int64_t(kColumnTileK) + kLaneK * (threadIdx.x / kColumnLines); k < kp;
-         k += int64_t(gridDim.y) * kColumnTileK) {
-        float v[kLaneK];
-        const float* const x = op.x + k * op.ld + line;
-        if (k + kLaneK <= op.k) {
-#pragma unroll
-            for (int c = 0; c < kLaneK; ++c) v[c] = x[c * op.ld];
-        } else {
-#pragma unroll
-            for (int c = 0; c < kLaneK; ++c) v[c] = k + c < op.k ? x[c * op.ld] : 0.f;
-        }
-        LiftedInteger x_int[kLaneK];
-        lift_group(v, shift, x_int);
-        int8_t* out = planes + line * kp + k;
-#pragma unroll
-        for (int l = 0; l < kCount; ++l, out += plane) store_residues(x_int, l, moduli, out);
+        if constexpr (!kKContiguous) __syncthreads();  // every lane has read the tile before the next lines fill it
     }
 }
 
@@ -133,17 +130,12 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
     if (count == 0) return;
     const int both = bits[scaling_bits_index(count)];
     const int line_bits = operand == OzakiOperand::kA ? (both + 1) / 2 : both / 2;
-    if constexpr (kKContiguous) {
-        if (count == kOzakiModuli)
-            cut_row_residues<kLinesPerWarp, kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli);
-        else
-            cut_row_residues<kLinesPerWarp, kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli);
-    } else {
-        if (count == kOzakiModuli)
-            cut_column_residues<kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli);
-        else
-            cut_column_residues<kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli);
-    }
+    __shared__ __align__(16) LinesTile tile;  // lines stored as columns only
+    if (count == kOzakiModuli)
+        cut_residues<kKContiguous, kLinesPerWarp, kOzakiModuli>(op, line_bits, max_bits, planes, kp, moduli, tile);
+    else
+        cut_residues<kKContiguous, kLinesPerWarp, kOzakiFewestModuli>(op, line_bits, max_bits, planes, kp, moduli,
+                                                                       tile);
 }
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
@@ -219,14 +211,11 @@ mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* 
                   residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
 }
 
-// The residue pass's grid. Along rows: blocks along k (x) by blocks of kWarps lines_per_warp lines (y). Down
-// columns: blocks of kColumnLines lines (x) by blocks along k (y). Either steps along y by its height past
-// kMaxGridY.
+// The residue pass's grid: blocks along k (x) by blocks of kWarps lines_per_warp lines (y), which step by its height
+// past kMaxGridY.
 dim3 residue_grid(const OperandLines& op, int64_t kp, bool k_contiguous, int lines_per_warp) {
-    if (!k_contiguous)
-        return dim3(unsigned(blocks_for(op.lines, kColumnLines, INT32_MAX)),
-                    unsigned(blocks_for(kp, kColumnTileK, kMaxGridY)));
-    return dim3(unsigned(blocks_for(kp, 32 * kLaneK, INT32_MAX)),
+    const int tile_k = 32 * (k_contiguous ? kRowGroupK : kColumnGroupK);
+    return dim3(unsigned(blocks_for(kp, tile_k, INT32_MAX)),
                 unsigned(blocks_for(op.lines, int64_t(kWarps) * lines_per_warp, kMaxGridY)));
 }
 
@@ -248,7 +237,7 @@ mm_status launch_residue_pass(const OperandLines& op, OzakiOperand operand, cons
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream) {
     if (!op.k_contiguous)
-        return launch_residue_pass<false, 1>(op, operand, max_bits, bits, verdict, planes, kp, stream);
+        return launch_residue_pass<false, kMostLinesPerWarp>(op, operand, max_bits, bits, verdict, planes, kp, stream);
     // Along rows: the most lines per warp (more loads in flight per lane) whose blocks still fill one wave of the
     // SMs' block slots; fewer where the operand is too small for that, so that its blocks spread over the SMs.
     int sms = 0;
