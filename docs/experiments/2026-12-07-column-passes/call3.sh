@@ -3,8 +3,10 @@
 # .gitcarry/repo.bundle (made on main) and .whl. On an H200 first what issue 36 still needs there (the wide-stores
 # record's call 3, not run for want of one): its report (ozaki_int8, wgmma_3xtf32, cuBLAS; rested and sustained),
 # ozaki_int8's and the fp32-accurate class's GPU tests, asv's Sgemm suite for HEAD where they pass and ozaki_int8's
-# four sanitizers; then, on any GPU, as CALL_LIMIT allows, call2.sh's profiles (skinny's bulk kernel's machine code
-# and stalls at 9000x24x2000, wgmma_tf32's at 10000x2000x100). Everything into $OUT/all.tgz, re-packed after each step.
+# four sanitizers; then, on any GPU, as CALL_LIMIT allows: the shape grid's 48 products with best, best_tf32,
+# best_fp32_accurate, cuBLAS fp32 and cuBLAS TF32 (ab.py, one round of 10), and call2.sh's profiles (skinny's bulk
+# kernel's machine code and stalls at 9000x24x2000, wgmma_tf32's at 10000x2000x100). Everything into $OUT/all.tgz,
+# re-packed after each step.
 LOG=/tmp/log3; mkdir -p $LOG
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 source tools/device_env.sh
@@ -33,6 +35,11 @@ if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
     tail -1 $LOG/sanitize.log; mkdir -p $LOG/sanitizers
     cp results/latest/sanitizer-*-ozaki_int8.log $LOG/sanitizers/ 2>/dev/null; pack
 fi
+GRID_SHAPES=$(python3 -c "from matmul_opt.shape_grid import GRID; print(','.join(s.name for s in GRID))")
+fits 150 && step grid timeout 150 python3 docs/experiments/2026-12-06-write-streams/ab.py --shapes "$GRID_SHAPES" \
+    --kernels best,best_tf32,best_fp32_accurate,cublas,cublas_tf32 --rounds 1 --repetitions 10 \
+    --json $LOG/grid.json > $LOG/grid.txt 2>&1
+tail -3 $LOG/grid.txt; pack
 fits 150 && OUT=/tmp/out2 timeout $((${CALL_LIMIT:-560} - SECONDS)) bash docs/experiments/2026-12-07-column-passes/call2.sh > $LOG/call2.txt 2>&1
 tail -5 $LOG/call2.txt
 echo "[call: $SECONDS s]" | tee $LOG/done.txt; pack
