@@ -97,7 +97,7 @@ struct ModulusTiles {
 struct Params {
     const CUtensorMap* a_map;  // the residues of op(A), one M x K matrix per modulus stacked along M, K-major
     const CUtensorMap* b_map;  // and of op(B)^T, one N x K matrix per modulus stacked along N
-    uint8_t* residues;         // the product's residues, one M x N matrix per modulus
+    uint8_t* residues;         // the product's residues, one M x ozaki_product_pitch(N) matrix per modulus
     gemm::OzakiModuli moduli;
     int accumulate;  // add the residues already there (a later K chunk)
     int kt_offset;   // the chunk's first K tile
@@ -161,10 +161,10 @@ class Mainloop {
 
 // Each sum's residue modulo the unit's modulus, in [0, m), one byte per element of C (plus the earlier chunks'
 // residue, reduced again). In wgmma's accumulator layout (g = lane / 4, t = lane % 4) a lane holds, per 8 columns j,
-// two sums of row g and two of row g + 8 at columns 2t and 2t + 1. A tile wholly inside C, whose rows start on 4
-// bytes, of the first K chunk (most tiles) stores 4-byte words: lanes t and t ^ 1 trade halves, the even lane then
-// holding columns 2t to 2t + 3 of row g and the odd one columns 2t - 2 to 2t + 1 of row g + 8. Other tiles store
-// byte by byte.
+// two sums of row g and two of row g + 8 at columns 2t and 2t + 1. A tile wholly inside C (the residues' rows start
+// on 4 bytes: gemm::ozaki_product_pitch), of the first K chunk (most tiles) stores 4-byte words: lanes t and t ^ 1
+// trade halves, the even lane then holding columns 2t to 2t + 3 of row g and the odd one columns 2t - 2 to 2t + 1 of
+// row g + 8. Other tiles store byte by byte.
 struct Epilogue {
     __device__ __forceinline__ static void store(const int32_t (&acc)[gemm::kWgmmaAccumulators],
                                                  const gemm::TileUnit& w, int consumer_index, const Params& p) {
@@ -174,21 +174,23 @@ struct Epilogue {
         for (int l = 0; l < gemm::kOzakiModuli; ++l)
             if (l == w.slice) mod = p.moduli.modulus[l];
         const int M = p.schedule.M, N = p.schedule.N;
-        uint8_t* const residues = p.residues + int64_t(w.slice) * M * N;
-        if (!p.accumulate && N % 4 == 0 && w.m0 + kBM <= M && w.n0 + kBN <= N)
-            store_words(acc, w, consumer_index, mod, residues, N);
+        const int64_t pitch = gemm::ozaki_product_pitch(N);
+        uint8_t* const residues = p.residues + int64_t(w.slice) * M * pitch;
+        if (!p.accumulate && w.m0 + kBM <= M && w.n0 + kBN <= N)
+            store_words(acc, w, consumer_index, mod, residues, pitch);
         else
-            store_bytes(acc, w, consumer_index, mod, residues, M, N, p.accumulate);
+            store_bytes(acc, w, consumer_index, mod, residues, M, N, pitch, p.accumulate);
     }
 
   private:
     __device__ __forceinline__ static void store_words(const int32_t (&acc)[gemm::kWgmmaAccumulators],
                                                        const gemm::TileUnit& w, int consumer_index,
-                                                       const gemm::OzakiModulus& mod, uint8_t* residues, int N) {
+                                                       const gemm::OzakiModulus& mod, uint8_t* residues,
+                                                       int64_t pitch) {
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
         const bool odd = lane % 2 != 0;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4 + (odd ? 8 : 0);
-        uint8_t* const out = residues + int64_t(row) * N + w.n0 + 4 * (lane % 4 / 2);
+        uint8_t* const out = residues + row * pitch + w.n0 + 4 * (lane % 4 / 2);
 #pragma unroll
         for (int j = 0; j < gemm::kWgmmaAccumulators / 4; ++j) {
             // Selected, not indexed by lane: an index known only at run time would put acc in local memory.
@@ -204,7 +206,7 @@ struct Epilogue {
     __device__ __forceinline__ static void store_bytes(const int32_t (&acc)[gemm::kWgmmaAccumulators],
                                                        const gemm::TileUnit& w, int consumer_index,
                                                        const gemm::OzakiModulus& mod, uint8_t* residues, int M, int N,
-                                                       int accumulate) {
+                                                       int64_t pitch, int accumulate) {
         const int lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
         const int row = w.m0 + 64 * consumer_index + 16 * warp + lane / 4;
 #pragma unroll
@@ -217,7 +219,7 @@ struct Epilogue {
 #pragma unroll
                 for (int c = 0; c < 2; ++c) {
                     if (col + c >= N) continue;
-                    uint8_t* const out = residues + int64_t(r) * N + col + c;
+                    uint8_t* const out = residues + r * pitch + col + c;
                     int residue = gemm::residue_of(acc[4 * j + 2 * h + c], mod);
                     if (accumulate) {
                         residue += *out;
@@ -262,7 +264,7 @@ struct Residues {
     int count;
     int8_t* a;         // kOzakiModuli x M x kp
     int8_t* b;         // kOzakiModuli x N x kp
-    uint8_t* product;  // count x M x N
+    uint8_t* product;  // count x M x ozaki_product_pitch(N)
 };
 
 int64_t aligned(int64_t bytes) { return ceil_div(bytes, 256) * 256; }
@@ -303,7 +305,8 @@ mm_status allocate_operand_residues(DeviceBuffer& buffer, const GemmArgs& g, int
 }
 
 mm_status allocate_product_residues(DeviceBuffer& buffer, const GemmArgs& g, Residues* r) {
-    MM_TRY(buffer.allocate(size_t(r->count * int64_t(g.M) * g.N), "the Ozaki scheme's product residues"));
+    MM_TRY(buffer.allocate(size_t(r->count * int64_t(g.M) * gemm::ozaki_product_pitch(g.N)),
+                           "the Ozaki scheme's product residues"));
     r->product = reinterpret_cast<uint8_t*>(buffer.data());
     return MM_OK;
 }

@@ -139,54 +139,54 @@ __global__ void __launch_bounds__(kThreads, kResidueBlocksPerSm)
 }
 
 // C(i, j) = C_int 2^(e_a(i) + e_b(j) - bits), C_int from its residues modulo the first kModuli moduli by
-// crt_fraction (core/layout/residues.h). A thread rebuilds four consecutive elements of C in row-major order, reading
-// one 4-byte word of each modulus's residues where kWords (M N a multiple of 4, so that every plane's words are
-// aligned) and single bytes otherwise, and storing them as one float4 where vector_rows (C's rows of a multiple of 4
-// elements, each on 16 bytes: the four lie in one row) and one by one otherwise; the grid strides over the groups,
-// stepping (i, j) without dividing.
-template <bool kWords, int kModuli>
+// crt_fraction (core/layout/residues.h). A thread rebuilds four consecutive elements of a row of C, reading one
+// 4-byte word of each modulus's residues (rows of ozaki_product_pitch bytes: every group of a row starts on a word),
+// and storing them as one float4 where vector_rows (C's rows of a multiple of 4 elements, each on 16 bytes) and one
+// by one otherwise. kRagged (N not a multiple of 4): the last group of each row holds fewer than four elements, whose
+// residues it reads byte by byte (the rest of its word is the pitch's padding, never written). The grid strides over
+// the groups, stepping (row, group) without dividing.
+template <bool kRagged, int kModuli>
 __global__ void __launch_bounds__(kThreads) rebuild_kernel(const uint8_t* residues, int M, int N,
                                                            const unsigned* a_max_bits, const unsigned* b_max_bits,
                                                            const int* scaling_bits, float* C, int64_t ldc,
                                                            bool vector_rows, OzakiModuli moduli) {
     const int bits = scaling_bits[0];
-    const int64_t count = int64_t(M) * N, groups = (count - 1) / kGroupK + 1;
+    const int64_t pitch = ozaki_product_pitch(N), plane = int64_t(M) * pitch;
+    const int64_t row_groups = pitch / kGroupK, groups = int64_t(M) * row_groups;
     const int64_t stride = int64_t(gridDim.x) * kThreads;
     int64_t group = blockIdx.x * int64_t(kThreads) + threadIdx.x;
     if (group >= groups) return;
-    int64_t i = group * kGroupK / N, j = group * kGroupK % N;
-    const int64_t i_step = stride * kGroupK / N, j_step = stride * kGroupK % N;
+    int64_t i = group / row_groups, g = group % row_groups;
+    const int64_t i_step = stride / row_groups, g_step = stride % row_groups;
     for (; group < groups; group += stride) {
-        const int64_t first = group * kGroupK;
+        const int64_t j = g * kGroupK, first = i * pitch + j;
+        const int valid = kRagged && N - j < kGroupK ? int(N - j) : kGroupK;
         unsigned words[kModuli] = {};
 #pragma unroll
         for (int l = 0; l < kModuli; ++l) {
-            const uint8_t* const plane = residues + l * count;
-            if constexpr (kWords) {
-                words[l] = *reinterpret_cast<const unsigned*>(plane + first);
+            const uint8_t* const at = residues + l * plane + first;
+            if (!kRagged || valid == kGroupK) {
+                words[l] = *reinterpret_cast<const unsigned*>(at);
             } else {
-                for (int c = 0; c < kGroupK && first + c < count; ++c)
-                    words[l] |= unsigned(plane[first + c]) << (8 * c);
+                for (int c = 0; c < valid; ++c) words[l] |= unsigned(at[c]) << (8 * c);
             }
         }
-        int64_t row = i, column = j;
         float value[kGroupK];
 #pragma unroll
         for (int c = 0; c < kGroupK; ++c) {
-            if (!kWords && first + c >= count) break;
+            if (kRagged && c >= valid) break;
             unsigned r[kModuli];
 #pragma unroll
             for (int l = 0; l < kModuli; ++l) r[l] = (words[l] >> (8 * c)) & 0xffu;
-            const int e = line_exponent(a_max_bits[row]) + line_exponent(b_max_bits[column]) - bits - 64;
+            const int e = line_exponent(a_max_bits[i]) + line_exponent(b_max_bits[j + c]) - bits - 64;
             value[c] = float(double(crt_fraction(r, moduli)) * (moduli.product * power_of_two(e)));
-            if (!vector_rows) C[row * ldc + column] = value[c];
-            if (++column == N) column = 0, ++row;
+            if (!vector_rows) C[i * ldc + j + c] = value[c];
         }
         if (vector_rows)
             *reinterpret_cast<float4*>(C + i * ldc + j) = make_float4(value[0], value[1], value[2], value[3]);
+        g += g_step;
         i += i_step;
-        j += j_step;
-        if (j >= N) j -= N, ++i;
+        if (g >= row_groups) g -= row_groups, ++i;
     }
 }
 
@@ -199,16 +199,16 @@ int blocks_for(int64_t n, int64_t per_block, int64_t most) {
 template <int kModuli>
 mm_status launch_rebuild(const uint8_t* residues, int M, int N, const unsigned* a_max_bits, const unsigned* b_max_bits,
                          const int* bits, float* C, int64_t ldc, cudaStream_t stream) {
-    const int64_t count = int64_t(M) * N;
-    const int blocks = blocks_for((count - 1) / kGroupK + 1, kThreads, kRebuildBlocks);
+    const int64_t groups = int64_t(M) * (ozaki_product_pitch(N) / kGroupK);
+    const int blocks = blocks_for(groups, kThreads, kRebuildBlocks);
     const int* const count_bits = bits + scaling_bits_index(kModuli);
     const OzakiModuli& moduli = ozaki_moduli(kModuli);
-    const bool vector_rows = N % kGroupK == 0 && ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
-    if (count % kGroupK == 0)
+    if (N % kGroupK != 0)
         return launch(rebuild_kernel<true, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
+                      residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
+    const bool vector_rows = ldc % kGroupK == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
     return launch(rebuild_kernel<false, kModuli>, dim3(unsigned(blocks)), dim3(kThreads), 0, stream, "the rebuild",
-                  residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, false, moduli);
+                  residues, M, N, a_max_bits, b_max_bits, count_bits, C, ldc, vector_rows, moduli);
 }
 
 // The residue pass's grid: blocks along k (x) by blocks of kWarps lines_per_warp lines (y), which step by its height

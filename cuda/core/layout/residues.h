@@ -169,9 +169,15 @@ inline constexpr int kOzakiKAlign = 16;
 mm_status launch_residues(const OperandLines& op, OzakiOperand operand, const unsigned* max_bits, const int* bits,
                           const int* verdict, int8_t* planes, int64_t kp, cudaStream_t stream);
 
-// C (M x N, leading dimension ldc) from residues + l * M * N for each of the first moduli_count moduli l, the product's
-// residue modulo modulus l in [0, m) at (i * N + j): the integer product rebuilt by crt_fraction and scaled back by
-// the lines' powers of two (a_max_bits, b_max_bits as launch_line_survey wrote them; bits as launch_scaling_check did).
+// The row pitch of the product's residue matrices (one byte per element of C): N rounded up to a multiple of 4, so
+// that every row starts on a 4-byte word and the product's epilogue and the rebuild move 4 residues at a time
+// whatever N is.
+__host__ __device__ inline int64_t ozaki_product_pitch(int N) { return (int64_t(N) + 3) / 4 * 4; }
+
+// C (M x N, leading dimension ldc) from residues + l * M * ozaki_product_pitch(N) for each of the first moduli_count
+// moduli l, the product's residue modulo modulus l in [0, m) at (i * pitch + j): the integer product rebuilt by
+// crt_fraction and scaled back by the lines' powers of two (a_max_bits, b_max_bits as launch_line_survey wrote them;
+// bits as launch_scaling_check did).
 mm_status launch_ozaki_rebuild(const uint8_t* residues, int moduli_count, int M, int N, const unsigned* a_max_bits,
                                const unsigned* b_max_bits, const int* bits, float* C, int64_t ldc,
                                cudaStream_t stream);
