@@ -43,12 +43,12 @@ for round in 1 2; do
     done
 done; pack
 for lib in lib_main lib_ragged; do
-    MATMUL_OPT_LIBRARY=/tmp/$lib.so step "times $lib" timeout 40 ncu --metrics \
+    fits 20 && MATMUL_OPT_LIBRARY=/tmp/$lib.so step "times $lib" timeout 40 ncu --metrics \
         gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed python3 $OZ 4097x4097x4097 \
         > $LOG/times-$lib.txt 2>&1
     python3 $TIMES $LOG/times-$lib.txt | grep -E "ozaki|rebuild"
 done; pack
-step sanitize timeout 45 python3 -m tools.sanitize --kernels ozaki_int8 --jobs 4 > $LOG/sanitize.log 2>&1
+fits 45 && step sanitize timeout 45 python3 -m tools.sanitize --kernels ozaki_int8 --jobs 4 > $LOG/sanitize.log 2>&1
 tail -1 $LOG/sanitize.log; mkdir -p $LOG/sanitizers; cp results/latest/sanitizer-*-ozaki_int8.log $LOG/sanitizers/ 2>/dev/null
 pack
 cp /tmp/lib_main.so matmul_opt/libmatmul.so
