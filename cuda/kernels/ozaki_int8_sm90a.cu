@@ -9,8 +9,8 @@
 // passes and the rebuild).
 //
 // Passes: one over each operand for its lines' largest magnitudes, the scaling check's sums of squares along k and
-// each line's sum of squares (core/layout/line_survey.h); one that writes its residue matrices K-major (int8,
-// K padded to 16), then every modulus's product in one launch of this file's kernel (its units are the tiles of C
+// each line's sum of squares (core/layout/line_survey.h); one that writes its residue matrices K-major (int8, K padded
+// to whole K tiles), then every modulus's product in one launch of this file's kernel (its units are the tiles of C
 // once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte per element), and
 // the rebuild. A K longer than kChunkK
 // runs as one launch per kChunkK, whose residues the epilogue adds modulo the modulus: within a chunk every int32
@@ -372,7 +372,10 @@ mm_status launch_ozaki_int8(const GemmArgs& g, cudaStream_t stream) {
     IntReadback verdict;
     MM_TRY(check_scaling(a, b, w, g.K, verdict, stream));
     Residues r{};
-    const int64_t kp = ceil_div(g.K, gemm::kOzakiKAlign) * gemm::kOzakiKAlign;
+    // Whole K tiles: every residue row starts on a 128-byte line, so that each row of a copy's box is one line of
+    // memory rather than parts of two.
+    static_assert(kBK % gemm::kOzakiKAlign == 0, "a K tile is a multiple of the residue passes' alignment");
+    const int64_t kp = ceil_div(g.K, kBK) * kBK;
     DeviceBuffer operands_buffer(stream, DeviceBuffer::Pool::kWorkspace);
     MM_TRY(allocate_operand_residues(operands_buffer, g, kp, &r));
     MM_TRY(gemm::launch_residues(a, gemm::OzakiOperand::kA, w.a_max, w.bits, w.moduli, r.a, kp, stream));
