@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Device call 1 of this record, from branch ozaki-aligned-rows (HEAD), with .gitcarry/s17/lib_main.so.xz (main's
-# build), s17/lib_ragged.so.xz (the ozaki-ragged-words branch's) and s18/lib_aligned.so.xz (HEAD's: residue rows of
-# whole K tiles), .gitcarry/repo.bundle (made on HEAD) and .whl:
+# build) and s18/lib_aligned.so.xz (HEAD's: residue rows of whole K tiles), .gitcarry/repo.bundle (made on HEAD) and
+# .whl (the ozaki-ragged-words branch's library stays behind: the carry's 64 MiB):
 #   1. with lib_aligned: ozaki_int8's GPU tests; same_bits_long_k.py (the column-passes record's) of lib_main and
 #      lib_aligned, compared; ozaki_int8's four sanitizers;
-#   2. A/B: ozaki_int8 and cuBLAS fp32 with the three libraries in rotated processes, two rounds, at 4096^3, 4097^3,
+#   2. A/B: ozaki_int8 and cuBLAS fp32 with both libraries in alternating processes, two rounds, at 4096^3, 4097^3,
 #      3001x2999x4097, 4096x4096x4112 (K a multiple of 16, not of 128), 4096x4096x4224 (of 128) and 4097x4097x4096
 #      (M and N ragged, K not); Nsight Compute's kernel times at 4097^3 with lib_aligned and at 4096^3 with lib_main;
 #   3. with lib_main, for issues 32 and 33: the FP32 rungs and the TF32 kernels on the grid shapes where best and
@@ -24,7 +24,6 @@ HEAD=$(git rev-parse HEAD); echo "HEAD $HEAD" | tee $LOG/commit.txt
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv | tee $LOG/gpu.txt
 unxz_to() { python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$@"; }
 unxz_to .gitcarry/s17/lib_main.so.xz /tmp/lib_main.so
-unxz_to .gitcarry/s17/lib_ragged.so.xz /tmp/lib_ragged.so
 unxz_to .gitcarry/s18/lib_aligned.so.xz /tmp/lib_aligned.so
 cp /tmp/lib_aligned.so matmul_opt/libmatmul.so
 step tests timeout 60 python3 -m pytest -q -rfEs -p no:cacheprovider tests/test_gpu_ozaki.py tests/test_gpu_kernels.py \
@@ -38,7 +37,7 @@ python3 $BITS compare /tmp/bits-lib_main /tmp/bits-lib_aligned > $LOG/bits-compa
 tail -1 $LOG/bits-compare.txt; pack
 SHAPES=4096x4096x4096,4097x4097x4097,3001x2999x4097,4096x4096x4112,4096x4096x4224,4097x4097x4096
 for round in 1 2; do
-    for lib in lib_main lib_ragged lib_aligned; do
+    for lib in lib_main lib_aligned; do
         step "ab $lib $round" timeout 40 env MATMUL_OPT_LIBRARY=/tmp/$lib.so python3 $AB --shapes $SHAPES \
             --kernels ozaki_int8,cublas --rounds 1 --repetitions 10 > $LOG/ab-$lib-$round.txt 2>&1
         grep -v '^\[' $LOG/ab-$lib-$round.txt
