@@ -6,7 +6,7 @@
 #      lib_aligned, compared; ozaki_int8's four sanitizers;
 #   2. A/B: ozaki_int8 and cuBLAS fp32 with both libraries in alternating processes, two rounds, at 4096^3, 4097^3,
 #      3001x2999x4097, 4096x4096x4112 (K a multiple of 16, not of 128), 4096x4096x4224 (of 128) and 4097x4097x4096
-#      (M and N ragged, K not); Nsight Compute's kernel times at 4097^3 with lib_aligned and at 4096^3 with lib_main;
+#      (M and N ragged, K not); Nsight Compute's kernel times at 4097^3 with lib_aligned and at 4096^3 with both;
 #   3. with lib_main, for issues 32 and 33: the FP32 rungs and the TF32 kernels on the grid shapes where best and
 #      best_tf32 lose to cuBLAS (ab.py, two rounds of 10);
 #   4. if the tests passed and CALL_LIMIT allows: asv's Sgemm suite for HEAD with lib_aligned;
@@ -43,7 +43,7 @@ for round in 1 2; do
         grep -v '^\[' $LOG/ab-$lib-$round.txt
     done
 done; pack
-for run in "lib_aligned 4097x4097x4097" "lib_main 4096x4096x4096"; do
+for run in "lib_aligned 4097x4097x4097" "lib_aligned 4096x4096x4096" "lib_main 4096x4096x4096"; do
     set -- $run
     MATMUL_OPT_LIBRARY=/tmp/$1.so step "times $1 $2" timeout 40 ncu --metrics \
         gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed python3 $OZ $2 \
