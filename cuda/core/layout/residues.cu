@@ -66,6 +66,7 @@ __device__ __forceinline__ void cut_residues(const OperandLines& op, int line_bi
     constexpr int kWidth = kKContiguous ? kRowGroupK : kColumnGroupK, kTileK = 32 * kWidth;
     static_assert(kOzakiKAlign % kWidth == 0, "kp is a multiple of a group: a group lies wholly below it or not");
     static_assert(kKContiguous || kLinesPerWarp == kMostLinesPerWarp, "down columns a block takes a lane's line each");
+    static_assert(kKContiguous || kWidth == 4, "down columns a lane's group is one float4 of the shared tile");
     constexpr int kBlockLines = kWarps * kLinesPerWarp;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int64_t k0 = blockIdx.x * int64_t(kTileK);
