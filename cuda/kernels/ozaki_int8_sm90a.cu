@@ -12,9 +12,9 @@
 // each line's sum of squares (core/layout/line_survey.h); one that writes its residue matrices K-major (int8, K padded
 // to whole K tiles), then every modulus's product in one launch of this file's kernel (its units are the tiles of C
 // once per modulus), whose epilogue keeps only the residue of each sum modulo the modulus (one byte per element), and
-// the rebuild. A K longer than kChunkK
-// runs as one launch per kChunkK, whose residues the epilogue adds modulo the modulus: within a chunk every int32
-// sum is exact (at most kChunkK products of two int8, each at most 2^14 in magnitude).
+// the rebuild. A K longer than kChunkK runs as one launch per kChunkK, whose residues the epilogue adds modulo the
+// modulus: within a chunk every int32 sum is exact (at most kChunkK products of two int8, each at most 2^14 in
+// magnitude).
 //
 // Scaling: from the lines' norms (Cauchy-Schwarz: every element of C_int at most the product of its row's and its
 // column's norms, kept under M / 2, M the moduli's product), so no element wraps whatever the inputs. Lines of

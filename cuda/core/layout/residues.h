@@ -158,7 +158,8 @@ __host__ __device__ inline int scaling_bits_index(int count) { return kOzakiModu
 enum class OzakiOperand { kA, kB };
 
 // K of each residue row, kp, is a multiple of this (the rows padded with zeros): the copy engine's row pitch is a
-// multiple of 16 bytes, and the residue pass stores 16 k at a time along lines stored as rows.
+// multiple of 16 bytes, and the residue pass stores 16 k at a time along lines stored as rows. This is the passes'
+// least; ozaki_int8 pads kp further, to whole K tiles of its product, so that its copies' box rows lie on lines.
 inline constexpr int kOzakiKAlign = 16;
 
 // For each of the first count = *verdict moduli l (the scaling check's verdict, read on the GPU, so that the passes
