@@ -77,7 +77,7 @@ SKINNY_SIDES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
 SKINNY_NAME = "skinny"
 SHORTK_NAME = "shortk"
 LONGK_NAME = "longk"
-LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits one longk tile
+LONGK_THIN_SIDE = 32  # the long-K-thin sweep's C: S x 32 and 32 x S, each within one longk tile
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 TIE_FRACTION = 0.015  # table_rows: a winner by less than this keeps the configuration of the size below
@@ -143,9 +143,9 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
             shapes += [("panels", side, AGAINST, k, AUTO_SPLITS), ("panels", AGAINST, side, k, AUTO_SPLITS)]
     shapes += [("long_k", side, side, LONG_K, AUTO_SPLITS) for side in LONG_K_SIDES]
     for side in SKINNY_SIDES:
-        shapes += [("long_k_thin", side, LONGK_MAX_SIDE, LONG_K, AUTO_SPLITS)]
-        if side < LONGK_MAX_SIDE:
-            shapes += [("long_k_thin", LONGK_MAX_SIDE, side, LONG_K, AUTO_SPLITS)]
+        shapes += [("long_k_thin", side, LONGK_THIN_SIDE, LONG_K, AUTO_SPLITS)]
+        if side < LONGK_THIN_SIDE:
+            shapes += [("long_k_thin", LONGK_THIN_SIDE, side, LONG_K, AUTO_SPLITS)]
     return shapes
 
 
@@ -525,8 +525,9 @@ inline constexpr int64_t kLongKSkinnyMaxMnPerSm = {t["long_k"]["skinny_max_mn_pe
 inline constexpr Rate kLongKRates[] = {{
 {rates}}};
 
-// A long K over a C that one longk tile covers (both sides up to {LONGK_MAX_SIDE}): the skinny kernel where C's smaller side is
-// at most kLongkMinSmallSide (it beats longk at every S x {LONGK_MAX_SIDE} and {LONGK_MAX_SIDE} x S up to it, K = {LONG_K}), else longk.
+// A long K over a C that one longk tile covers (both sides up to longk.h's kMaxTileSide): the skinny kernel where C's
+// smaller side is at most kLongkMinSmallSide (it beats longk at every S x {LONGK_THIN_SIDE} and {LONGK_THIN_SIDE} x S up to it, K = {LONG_K}), else
+// longk.
 inline constexpr int kLongkMinSmallSide = {t["longk_min_small_side"]};
 
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the

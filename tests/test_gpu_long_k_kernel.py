@@ -28,14 +28,15 @@ def assert_accurate(kernel, C, a, b, K, what):
 @pytest.mark.parametrize("kernel", ARITHMETIC)
 @pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
 @pytest.mark.parametrize("shape", [(5, 7, 70001), (13, 11, 50003), (16, 13, 20003), (31, 29, 100003), (1, 32, 40000),
-                                   (32, 1, 40000), (1, 64, 40000), (33, 60, 30001), (33, 65, 40001), (100, 65, 30001),
+                                   (32, 1, 40000), (1, 64, 40000), (33, 60, 30001), (64, 64, 60001), (33, 65, 40001), (100, 65, 30001),
                                    (300, 40, 20001), (70, 200, 30001), (129, 130, 20001), (1, 1, 1), (3, 2, 63),
                                    (100, 3, 777), (129, 3, 777)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_at_every_tile_side_and_op_combination(kernel, shape, ops):
-    """Tiles of 8 to 32 (longk) and 16 to 128 x 128 (longk_tf32: 64 x 128, 128 x 64 and 128 x 128 past 64, whose
-    warps split the tile as well as K) with ragged rows and columns; C of several tiles (up to 3 x 1 and 2 x 2 of 128
-    and 5 x 7 of 32); K of one partial stage; a C past one tile with a short K (few slices)."""
+    """Tiles of 8 to 64 (longk, whose warps split the tile of 64 as well as K) and 16 to 128 x 128 (longk_tf32: 64 x
+    128, 128 x 64 and 128 x 128 past 64, whose warps split the tile as well as K) with ragged rows and columns; C of
+    several tiles (up to 3 x 1 and 2 x 2 of 128, 5 x 1 and 3 x 3 of 64); K of one partial stage; a C past one tile
+    with a short K (few slices)."""
     M, N, K = shape
     A, B, a, b = operands(M, N, K, *ops, seed=M + 3 * N + 2 * ops[0] + ops[1])
     assert_accurate(kernel, product(kernel, A, B, M, N, ops), a, b, K, f"{shape}, ops {ops}")

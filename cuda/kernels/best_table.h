@@ -78,8 +78,9 @@ inline constexpr Rate kLongKRates[] = {
     {"pipelined 64x128x16", 45.39},
 };
 
-// A long K over a C that one longk tile covers (both sides up to 32): the skinny kernel where C's smaller side is
-// at most kLongkMinSmallSide (it beats longk at every S x 32 and 32 x S up to it, K = 131072), else longk.
+// A long K over a C that one longk tile covers (both sides up to longk.h's kMaxTileSide): the skinny kernel where C's
+// smaller side is at most kLongkMinSmallSide (it beats longk at every S x 32 and 32 x S up to it, K = 131072), else
+// longk.
 inline constexpr int kLongkMinSmallSide = 8;
 
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the

@@ -1,17 +1,19 @@
 // longk: a long K over a small C, a reduction: C of a few dozen rows and columns, K in the tens of thousands or more.
 //
-// Technique: such a product reads both operands, each K long, and does 2 x 32 FLOP at most per 4-byte element it
-// reads (C of 32 x 32), so HBM bandwidth bounds it, and it has almost no output to share out: the tiled rungs give
+// Technique: such a product reads both operands, each K long, and does 2 x 64 FLOP at most per 4-byte element it
+// reads (C of 64 x 64), so HBM bandwidth bounds it, and it has almost no output to share out: the tiled rungs give
 // it one or a few tiles, split K to fill the GPU, and waste most of each tile on rows and columns C does not have.
-// Here a block's tile is C itself (up to 32 x 32, the least of 8, 16 and 32 that covers C's larger side; larger C
-// in several tiles) and the GPU is filled along K alone: every SM takes a K slice of each tile, so each operand is
-// read once. Nothing a warp reads is read by another warp, so no warp waits for another: each of the 8 warps of a
-// block takes its own eighth of every piece of K (16 k of every 128 at 32 x 32) and streams it through a ring of its
-// own, by 16-byte cp.async copies that it issues and waits for itself (a warp barrier, no block barrier). Each
-// operand stays as it is stored (k along the stored rows, or across them), so that every copy is a whole chunk and
-// any op combination costs the same. A lane holds 4 x 8 sums (at 32 x 32) and reads its 4 rows of op(A) and 8
-// columns of op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs. At the end the warps' sums
-// meet in shared memory in warp order, and the slices' sums through split-K's workspace in slice order
+// Here a block's tile is C itself (up to 64 x 64, the least of 8, 16, 32 and 64 that covers C's larger side; larger
+// C in several tiles) and the GPU is filled along K alone: every SM takes a K slice of each tile, so each operand is
+// read once. Up to 32 x 32, nothing a warp reads is read by another warp, so no warp waits for another: each of the
+// 8 warps of a block takes its own eighth of every piece of K (16 k of every 128 at 32 x 32) and streams it through
+// a ring of its own, by 16-byte cp.async copies that it issues and waits for itself (a warp barrier, no block
+// barrier). At 64 x 64 the warps split the tile into four parts of 32 x 32 and K into two halves, and share the
+// block's ring, whose stages hold whole lines of both operands (a block barrier per stage). Each operand stays as it
+// is stored (k along the stored rows, or across them), so that every copy is a whole chunk and any op combination
+// costs the same. A lane holds 4 x 8 sums (in a part of 32 x 32) and reads its 4 rows of op(A) and 8 columns of
+// op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs. At the end the warps' sums meet in
+// shared memory in warp order, and the slices' sums through split-K's workspace in slice order
 // (core/schedule/split_k.h): the blocks of the same launch, cooperative, add them up once all are written, so no
 // reduction kernel follows. The same inputs on the same GPU give the same bits.
 //
@@ -20,13 +22,17 @@
 // (Ffma) and the choice of tile.
 //
 // Changes vs splitk (pipelined 64x64 tiles over K slices): the tile is fitted to C rather than C cut into a
-// fixed tile, the warps divide K instead of the tile, each warp pipelines its own copies, the operands stay as stored
-// in shared memory (no element-wise transposing copies), and the slice count fills every SM once. Unaligned
-// operands take 4-byte copies.
+// fixed tile, the warps divide K instead of the tile (and the tile too at 64 x 64), the warps of a tile of up to
+// 32 x 32 pipeline their own copies, the operands stay as stored in shared memory (no element-wise transposing
+// copies), and the slice count fills every SM once. Unaligned operands take 4-byte copies.
 //
-// Parameters: 256 threads (8 warps), one block per SM; tiles of 8, 16 or 32 (a lane's 1 x 2, 2 x 4 or 4 x 8 sums);
-// a ring of 5 stages per warp, each 4 KB of operands (64, 32 or 16 k); slices at least 1024 k deep.
+// Parameters: 256 threads (8 warps), one block per SM; tiles of 8, 16, 32 or 64 (a lane's 1 x 2, 2 x 4, 4 x 8 or,
+// in each of four parts, 4 x 8 sums); up to 32, a ring of 5 stages per warp, each 4 KB of operands (64, 32 or 16 k);
+// at 64, one ring of 4 stages, each 32 KB of operands (64 k, 32 for each half of the warps); slices at least 1024 k
+// deep.
 #include "kernels/longk.h"
+
+#include <type_traits>
 
 #include "core/configs/pipelined.h"
 #include "core/kernel/warp_k_slices.cuh"
@@ -79,20 +85,38 @@ struct LaneValues {
     }
 };
 
-// FFMA over a tile of kSide: a lane holds (kSide / 8) x (kSide / 4) sums (4 x 8 at 32 x 32) and reads its rows of
-// op(A) and columns of op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs at 32 x 32.
+// FFMA over a tile of kRows x kCols. The warps split the tile into parts of at most kMaxPart x kMaxPart and K into
+// the rest: a tile of up to 32 x 32 is every warp's whole part, each warp streaming its share of K through a ring of
+// its own (4 KB of operands per stage); a larger tile is split among the warps, which then share the block's ring,
+// whose stage holds kBlockStageFloats floats or fewer of the block's piece of K in whole lines of both operands. A lane
+// holds (kPartM / 8) x (kPartN / 4) sums (4 x 8 in a part of 32 x 32) and reads its rows of op(A) and columns of
+// op(B) at 4 consecutive k as 16-byte vectors, 12 shared loads per 128 FMAs in a part of 32 x 32.
+constexpr int kMaxPart = 32;
+constexpr int kBlockStageFloats = 8192;
+
+// The largest power of two at most n (n >= 1).
+constexpr int floor_power_of_two(int n) { return n < 2 ? 1 : 2 * floor_power_of_two(n / 2); }
+
 template <int kRows, int kCols, class OpA, class OpB>
 struct Ffma {
-    static_assert(kRows == kCols, "square tiles");
-    static constexpr int kSide = kRows, kTileM = kSide, kTileN = kSide;
-    static constexpr int kWarpsM = 1, kWarpsN = 1, kWarpsK = gemm::warp_k::kWarps;  // each warp the whole tile
-    static constexpr int kStages = gemm::warp_k::kDefaultStages;
-    static constexpr int kWarpK = 512 / kSide;  // every stage of a warp's ring 4 KB of operands, whatever the tile
-    using Rings = gemm::warp_k::WarpRings;
-    using A = WarpStage<OperandA, !OpA::kT, kSide, Rings::stage_k(kWarpK, kWarpsK), 0, Rings::kCopiers>;
-    using B = WarpStage<OperandB, OpB::kT, kSide, Rings::stage_k(kWarpK, kWarpsK), 0, Rings::kCopiers>;
-    using AValues = LaneValues<A, kSide, kLanesM>;
-    using BValues = LaneValues<B, kSide, kLanesN>;
+    static constexpr int kTileM = kRows, kTileN = kCols;
+    static constexpr int kPartM = kRows < kMaxPart ? kRows : kMaxPart, kPartN = kCols < kMaxPart ? kCols : kMaxPart;
+    static constexpr int kWarpsM = kTileM / kPartM, kWarpsN = kTileN / kPartN;
+    static constexpr int kWarpsK = gemm::warp_k::kWarps / (kWarpsM * kWarpsN);
+    static constexpr bool kOwnRings = kWarpsM * kWarpsN == 1;
+    static_assert(kWarpsK >= 1 && kWarpsM * kWarpsN * kWarpsK == gemm::warp_k::kWarps, "every warp a whole part");
+    // A warp's share of every piece of K: 4 KB of operands per stage of its own ring, or its group's share of the
+    // shared ring's stage.
+    static constexpr int kWarpK = kOwnRings ? 1024 / (kRows + kCols)
+                                            : floor_power_of_two(kBlockStageFloats / (kRows + kCols)) / kWarpsK;
+    static constexpr int kStages = kOwnRings ? gemm::warp_k::kDefaultStages : 4;
+    using Rings = std::conditional_t<kOwnRings, gemm::warp_k::WarpRings, gemm::warp_k::BlockRing>;
+    static constexpr int kStageK = Rings::stage_k(kWarpK, kWarpsK);
+    using A = WarpStage<OperandA, !OpA::kT, kTileM, kStageK, 0, Rings::kCopiers>;
+    using B = WarpStage<OperandB, OpB::kT, kTileN, kStageK, 0, Rings::kCopiers>;
+    using AValues = LaneValues<A, kPartM, kLanesM>;
+    using BValues = LaneValues<B, kPartN, kLanesN>;
+    static_assert(kWarpK % 4 == 0, "a lane reads 4 k at a time");
 
     class Sums {
       public:
@@ -129,8 +153,8 @@ struct Ffma {
 };
 
 constexpr char kName[] = "longk";
-// Tiles of 8, 16 or 32: the least that covers C's larger side, else 32.
-using Longk = gemm::warp_k::Rung<Ffma, kName, gemm::warp_k::SquareTiles<8, 16, longk::kMaxTileSide>>;
+// Square tiles of 8 to kMaxTileSide, the least that covers C's larger side, else the largest.
+using Longk = gemm::warp_k::Rung<Ffma, kName, gemm::warp_k::SquareTiles<8, 16, 32, longk::kMaxTileSide>>;
 
 // K slices: one block per SM over C's tiles, none shallower than gemm::warp_k::kMinSliceK.
 mm_status launch_planned(const GemmArgs& g, int /*splits*/, cudaStream_t stream) {
