@@ -32,6 +32,7 @@
 // deep.
 #include "kernels/longk.h"
 
+#include <bit>
 #include <type_traits>
 
 #include "core/configs/pipelined.h"
@@ -94,9 +95,6 @@ struct LaneValues {
 constexpr int kMaxPart = 32;
 constexpr int kBlockStageFloats = 8192;
 
-// The largest power of two at most n (n >= 1).
-constexpr int floor_power_of_two(int n) { return n < 2 ? 1 : 2 * floor_power_of_two(n / 2); }
-
 template <int kRows, int kCols, class OpA, class OpB>
 struct Ffma {
     static constexpr int kTileM = kRows, kTileN = kCols;
@@ -106,9 +104,9 @@ struct Ffma {
     static constexpr bool kOwnRings = kWarpsM * kWarpsN == 1;
     static_assert(kWarpsK >= 1 && kWarpsM * kWarpsN * kWarpsK == gemm::warp_k::kWarps, "every warp a whole part");
     // A warp's share of every piece of K: 4 KB of operands per stage of its own ring, or its group's share of the
-    // shared ring's stage.
-    static constexpr int kWarpK = kOwnRings ? 1024 / (kRows + kCols)
-                                            : floor_power_of_two(kBlockStageFloats / (kRows + kCols)) / kWarpsK;
+    // shared ring's stage (a power of two of k, so that the stage's lines are whole chunks of every copier pass).
+    static constexpr int kSharedStageK = int(std::bit_floor(unsigned(kBlockStageFloats / (kRows + kCols))));
+    static constexpr int kWarpK = kOwnRings ? 1024 / (kRows + kCols) : kSharedStageK / kWarpsK;
     static constexpr int kStages = kOwnRings ? gemm::warp_k::kDefaultStages : 4;
     using Rings = std::conditional_t<kOwnRings, gemm::warp_k::WarpRings, gemm::warp_k::BlockRing>;
     static constexpr int kStageK = Rings::stage_k(kWarpK, kWarpsK);
