@@ -6,7 +6,7 @@
 #   2. A/B in alternating processes (main's first, then HEAD's; two rounds): best, longk, splitk and cuBLAS fp32 on
 #      the long-K products whose C's larger side is 33 to 64 (longk's new 64 x 64 tile; best took a split-K tile
 #      there) and on three it leaves as they were;
-#   3. the shape grid with HEAD's library (best, best_fp32_accurate, cuBLAS fp32; two rounds);
+#   3. the shape grid with HEAD's library (best, best_tf32, best_fp32_accurate, cuBLAS fp32 and TF32; two rounds);
 #   4. if the tests passed and CALL_LIMIT allows: asv's Sgemm suite for HEAD;
 # everything into one tarball, $OUT/all.tgz, re-packed after each step.
 LOG=/tmp/log1; mkdir -p $LOG
@@ -39,8 +39,9 @@ for round in 1 2; do
 done; pack
 for half in 0 1; do
     SHAPES=$(python3 -c "from matmul_opt.shape_grid import GRID; print(','.join(s.name for s in GRID[$half::2]))")
-    fits 90 && step "grid $half" timeout 90 python3 $AB --shapes "$SHAPES" --kernels best,best_fp32_accurate,cublas \
-        --rounds 2 --repetitions 10 --json $LOG/grid$half.json > $LOG/grid$half.txt 2>&1
+    fits 90 && step "grid $half" timeout 90 python3 $AB --shapes "$SHAPES" \
+        --kernels best,best_tf32,best_fp32_accurate,cublas,cublas_tf32 --rounds 2 \
+        --repetitions 10 --json $LOG/grid$half.json > $LOG/grid$half.txt 2>&1
     tail -2 $LOG/grid$half.txt; pack
 done
 if grep -q passed $LOG/tests.log && ! grep -qE '^(FAILED|ERROR)' $LOG/tests.log && fits 200; then
