@@ -6,8 +6,9 @@
 #   2. A/B in alternating processes (main's first, then HEAD's; two rounds): best, longk, splitk and cuBLAS fp32 on
 #      the long-K products whose C's larger side is 33 to 64 (longk's new 64 x 64 tile; best took a split-K tile
 #      there) and on three it leaves as they were;
-#   3. the shape grid with HEAD's library (best, best_tf32, best_fp32_accurate, cuBLAS fp32 and TF32; two rounds);
-#   4. if the tests passed and CALL_LIMIT allows: asv's Sgemm suite for HEAD;
+#   3. if the tests passed and CALL_LIMIT allows: asv's Sgemm suite for HEAD;
+#   4. as CALL_LIMIT allows, the shape grid with HEAD's library (best, best_tf32, best_fp32_accurate, cuBLAS fp32 and
+#      TF32; two rounds);
 # everything into one tarball, $OUT/all.tgz, re-packed after each step.
 LOG=/tmp/log1; mkdir -p $LOG
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -37,6 +38,11 @@ for round in 1 2; do
         grep -v '^\[' $LOG/ab-$lib-$round.txt
     done
 done; pack
+if grep -q passed $LOG/tests.log && ! grep -qE '^(FAILED|ERROR)' $LOG/tests.log && fits 200; then
+    step asv timeout 210 python3 -m asv run --python=same --set-commit-hash=$HEAD \
+        --machine $(python3 -m benchmarks.machine) --bench 'bench_kernels.Sgemm.track_kernel_ms' > $LOG/asv.log 2>&1
+    tail -1 $LOG/asv.log; pack
+fi
 for half in 0 1; do
     SHAPES=$(python3 -c "from matmul_opt.shape_grid import GRID; print(','.join(s.name for s in GRID[$half::2]))")
     fits 90 && step "grid $half" timeout 90 python3 $AB --shapes "$SHAPES" \
@@ -44,9 +50,4 @@ for half in 0 1; do
         --repetitions 10 --json $LOG/grid$half.json > $LOG/grid$half.txt 2>&1
     tail -2 $LOG/grid$half.txt; pack
 done
-if grep -q passed $LOG/tests.log && ! grep -qE '^(FAILED|ERROR)' $LOG/tests.log && fits 200; then
-    step asv timeout 210 python3 -m asv run --python=same --set-commit-hash=$HEAD \
-        --machine $(python3 -m benchmarks.machine) --bench 'bench_kernels.Sgemm.track_kernel_ms' > $LOG/asv.log 2>&1
-    tail -1 $LOG/asv.log; pack
-fi
 echo "[call: $SECONDS s]" | tee $LOG/done.txt; pack
