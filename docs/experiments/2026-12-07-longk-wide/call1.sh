@@ -25,7 +25,7 @@ cp /tmp/lib_wide.so matmul_opt/libmatmul.so
 step tests timeout 150 python3 -m pytest -q -rfEs -p no:cacheprovider tests/test_gpu_long_k_kernel.py \
     tests/test_gpu_shape_grid.py tests/test_gpu_kernels.py -k "longk or best or grid" > $LOG/tests.log 2>&1
 grep -E '^(FAILED|ERROR)' $LOG/tests.log | head -20; tail -1 $LOG/tests.log; pack
-step sanitize timeout 60 python3 -m tools.sanitize --kernels longk --jobs 4 > $LOG/sanitize.log 2>&1
+step sanitize timeout 120 python3 -m tools.sanitize --kernels longk --jobs 4 > $LOG/sanitize.log 2>&1
 tail -1 $LOG/sanitize.log; mkdir -p $LOG/sanitizers; cp results/latest/sanitizer-*-longk.log $LOG/sanitizers/ 2>/dev/null
 pack
 SHAPES=64x64x1048576,48x48x500000,64x40x300000,33x64x200000,60x17x400000,64x64x20000
