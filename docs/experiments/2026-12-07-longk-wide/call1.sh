@@ -2,11 +2,12 @@
 # Device call 1 of this record, from branch longk-wide (HEAD; its build is .gitcarry/s18/lib_longk_wide.so.xz), with
 # .gitcarry/s18/lib_aligned.so.xz (main's build at 2cd4bb2: its kernels are main's), .gitcarry/repo.bundle (made on
 # HEAD) and .whl:
-#   1. with HEAD's library: the long-K kernel tests, best's and the shape grid's GPU tests, longk's four sanitizers;
+#   1. with HEAD's library: the long-K kernel tests, best's and the shape grid's GPU tests;
 #   2. A/B in alternating processes (main's first, then HEAD's; two rounds): best, longk, splitk and cuBLAS fp32 on
 #      the long-K products whose C's larger side is 33 to 64 (longk's new 64 x 64 tile; best took a split-K tile
 #      there) and on three it leaves as they were;
-#   3. if the tests passed and CALL_LIMIT allows: asv's Sgemm suite for HEAD;
+#   3. as CALL_LIMIT allows, longk's four sanitizers; then, if the tests passed and CALL_LIMIT allows, asv's Sgemm
+#      suite for HEAD;
 #   4. as CALL_LIMIT allows, the shape grid with HEAD's library (best, best_tf32, best_fp32_accurate, cuBLAS fp32 and
 #      TF32; two rounds);
 # everything into one tarball, $OUT/all.tgz, re-packed after each step.
@@ -25,9 +26,6 @@ cp /tmp/lib_wide.so matmul_opt/libmatmul.so
 step tests timeout 150 python3 -m pytest -q -rfEs -p no:cacheprovider tests/test_gpu_long_k_kernel.py \
     tests/test_gpu_shape_grid.py tests/test_gpu_kernels.py -k "longk or best or grid" > $LOG/tests.log 2>&1
 grep -E '^(FAILED|ERROR)' $LOG/tests.log | head -20; tail -1 $LOG/tests.log; pack
-step sanitize timeout 120 python3 -m tools.sanitize --kernels longk --jobs 4 > $LOG/sanitize.log 2>&1
-tail -1 $LOG/sanitize.log; mkdir -p $LOG/sanitizers; cp results/latest/sanitizer-*-longk.log $LOG/sanitizers/ 2>/dev/null
-pack
 SHAPES=64x64x1048576,48x48x500000,64x40x300000,33x64x200000,60x17x400000,64x64x20000
 SHAPES+=,32x32x300000,300x40x100000,16x16x500000
 for round in 1 2; do
@@ -38,6 +36,10 @@ for round in 1 2; do
         grep -v '^\[' $LOG/ab-$lib-$round.txt
     done
 done; pack
+LEFT=$((${CALL_LIMIT:-560} - SECONDS - 10))
+fits 60 && step sanitize timeout $((LEFT < 120 ? LEFT : 120)) python3 -m tools.sanitize --kernels longk --jobs 4 > $LOG/sanitize.log 2>&1
+tail -1 $LOG/sanitize.log; mkdir -p $LOG/sanitizers; cp results/latest/sanitizer-*-longk.log $LOG/sanitizers/ 2>/dev/null
+pack
 if grep -q passed $LOG/tests.log && ! grep -qE '^(FAILED|ERROR)' $LOG/tests.log && fits 200; then
     step asv timeout 210 python3 -m asv run --python=same --set-commit-hash=$HEAD \
         --machine $(python3 -m benchmarks.machine) --bench 'bench_kernels.Sgemm.track_kernel_ms' > $LOG/asv.log 2>&1
