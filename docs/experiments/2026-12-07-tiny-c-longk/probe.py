@@ -1,0 +1,18 @@
+"""One product of the kernel given per shape given, on device-resident random inputs (PyTorch), for Nsight Compute
+to time its launches (GPU needed; the library MATMUL_OPT_LIBRARY names, else the package's).
+
+    python3 probe.py KERNEL MxNxK ...
+"""
+import sys
+
+import torch
+
+import matmul_opt
+
+kernel = sys.argv[1]
+for shape in sys.argv[2:]:
+    M, N, K = (int(x) for x in shape.split("x"))
+    a = torch.rand(M, K, device="cuda") * 2 - 1
+    b = torch.rand(K, N, device="cuda") * 2 - 1
+    matmul_opt.run(kernel, a, b)
+    torch.cuda.synchronize()
