@@ -4,8 +4,9 @@
 # the other machine's Python, e.g. `--python-version 3.12 --only-binary=:all:`). It restores the repository's history
 # from .gitcarry/repo.bundle (`git bundle create .gitcarry/repo.bundle HEAD main`; asv records commits from it),
 # makes Python unbuffered, and defines `step NAME COMMAND...`, which runs a command and prints its exit status and
-# seconds; `compile_objects SOURCE...` (sources under cuda/ into their objects under build/, with the Makefile's
-# flags for sm_90; not the *_sm90a.cu sources, which it builds for sm_90a) and `link_library`
+# seconds; `unxz_to FILE.xz OUT`, for the libraries that calls carry compressed; `compile_objects SOURCE...`
+# (sources under cuda/ into their objects under build/, with the Makefile's flags for sm_90; not the *_sm90a.cu
+# sources, which it builds for sm_90a) and `link_library`
 # (matmul_opt/libmatmul.so from the objects under build/ of this tree's sources), for calls that carry the objects
 # built here and rebuild only what the call changes, such as best after the tuner rewrites its table. A repository
 # that already holds the bundle's commits (the checkout the bundle was made in) is left alone: the restore replaces
@@ -28,6 +29,10 @@ if [ -f .gitcarry/repo.bundle ] && ! bundle_commits_present; then
     git show-ref --verify --quiet refs/heads/main || git branch -q main origin/main
 fi
 step() { local name=$1; shift; local t0=$SECONDS; "$@"; echo "[$name: rc=$? in $((SECONDS - t0)) s]"; }
+# `unxz_to FILE.xz OUT`: a library carried compressed (.gitcarry), unpacked by Python's lzma rather than an xz tool.
+unxz_to() {
+    python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$@"
+}
 MM_NVCC_FLAGS="-O3 -std=c++20 -lineinfo --default-stream per-thread -Xcompiler -fPIC,-fvisibility=hidden"
 MM_NVCC_FLAGS+=" -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -Icuda"
 MM_NVCC_FLAGS+=" -gencode arch=compute_90,code=[sm_90,compute_90]"
@@ -51,4 +56,4 @@ link_library() {
 }
 # Exported, so that `step NAME bash -c "compile_objects ... && link_library"` finds them in its child shell.
 export MM_NVCC_FLAGS
-export -f step compile_objects library_objects link_library
+export -f step unxz_to compile_objects library_objects link_library

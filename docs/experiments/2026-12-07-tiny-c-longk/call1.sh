@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Device call 1 of this record, from main, with .gitcarry/s18/lib_aligned.so.xz (a build whose kernels are main's at
-# 7d82b4d: no source under cuda/ changed since it):
+# Device call 1 of this record, from main, with .gitcarry/s18/lib_aligned.so.xz (a build whose kernels' machine code
+# is main's at 82cb94b: tools/cubin_compare 497 of 497):
 #   1. the long-K products whose C has both sides at most 8 (best's long-K rule gives them to skinny, since
 #      C's smaller side is at most kLongkMinSmallSide) with best, longk, skinny and cuBLAS fp32, three rotated rounds
 #      in one process; and, as controls, the tuner's long_k_thin shapes S x 32 and 32 x S around that bound, where
@@ -10,7 +10,7 @@
 LOG=/tmp/tiny; mkdir -p $LOG
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 source tools/device_env.sh
-python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.gitcarry/s18/lib_aligned.so.xz'), open('/tmp/lib_tiny.so', 'wb'))"
+unxz_to .gitcarry/s18/lib_aligned.so.xz /tmp/lib_tiny.so
 export MATMUL_OPT_LIBRARY=/tmp/lib_tiny.so
 AB=docs/experiments/2026-12-06-write-streams/ab.py
 HERE=docs/experiments/2026-12-07-tiny-c-longk
