@@ -30,8 +30,9 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 The same run tunes the dispatchers per accuracy (cuda/kernels/by_precision.cu, precision_table.h): best_tf32 and
 best_fp32_accurate run their tensor-core kernel from an arithmetic intensity (FLOPs per byte of the roofline) up.
 The precision sweep times best and each class's tensor-core kernel on panels, squares, short-K and long-K shapes,
-and the threshold is the one whose choices lose the least time against the faster kernel at every shape (sum of
-log ratios), set halfway (geometrically) between the neighbouring intensities. best_fp32_accurate also needs a K
+and the threshold is the one whose choices lose the least time against the faster kernel at every shape that the
+kernel would take (sum of log ratios; best_tf32 gives a long K over a C of at most LONGK_TF32_MAX_OUTPUTS outputs
+to longk_tf32 instead), set halfway (geometrically) between the neighbouring intensities. best_fp32_accurate also needs a K
 from which wgmma_3xtf32's error was within matmul_opt.accuracy.FP32_ACCURATE_CONTRACT at every larger K measured
 (256 x K x 256, both input kinds, against cuBLAS fp32) in every draw of the accuracy sweep (each draw has fresh
 inputs; --remeasure accuracy adds one to the saved draws, so a K that passes in one draw and fails in another is not
@@ -98,6 +99,10 @@ TENSOR_KERNELS = {"tf32": "wgmma_tf32", "fp32_accurate": "wgmma_3xtf32"}
 # The fp32-accurate class's tensor-core kernel for a C with a small side, beside TENSOR_KERNELS' (by_precision.cu).
 REGISTER_SPLIT = "wgmma_3xtf32_register_split"
 FP32_ACCURATE_FFMA = "fp32_accurate_ffma"
+# The largest C (in outputs) over which best_tf32 runs longk_tf32 where best's long-K rule takes the product: up to
+# about this size it beat wgmma_tf32, past it wgmma_tf32's tiles won (docs/experiments/2026-12-06-shared-ring.md).
+# Set from that record, not by a sweep; precision_table.h carries it to by_precision.cu.
+LONGK_TF32_MAX_OUTPUTS = 19200
 PRECISION_PANEL_SIDES = (16, 32, 48, 96, 192, 256, 384, 512, 768)
 PRECISION_PANEL_KS = (1024, 4096)
 PRECISION_SQUARES = (768, 1536, 3072)
@@ -376,6 +381,14 @@ def best_takes_long_k(row: dict, long_k_max_mn_per_sm: int | None, sms: int) -> 
             and row["M"] * row["N"] // sms <= long_k_max_mn_per_sm)
 
 
+def takes_longk_tf32(row: dict, long_k_max_mn_per_sm: int | None, longk_min_small_side: int, sms: int) -> bool:
+    """Whether best_tf32 runs longk_tf32 at the row's shape (by_precision.cu's takes_longk_tf32): best's long-K rule
+    takes it, C's smaller side is past what that rule leaves to the skinny kernel, and C has at most
+    LONGK_TF32_MAX_OUTPUTS outputs."""
+    return (best_takes_long_k(row, long_k_max_mn_per_sm, sms) and min(row["M"], row["N"]) > longk_min_small_side
+            and row["M"] * row["N"] <= LONGK_TF32_MAX_OUTPUTS)
+
+
 def register_split_max_side(measurements: list[dict], long_k_max_mn_per_sm: int | None = None, sms: int = 1) -> int:
     """The smaller side of C up to which the fp32-accurate class takes the register-split kernel rather than its other
     tensor-core kernel: of 0 and the sides of the precision sweep, best's long-K products aside, the one whose choices
@@ -437,14 +450,16 @@ def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = No
     register_split_min_k = accurate_min_k(draws, REGISTER_SPLIT)
     short_k = table_rows(of("short_k"), sms)
     long_k = long_k_rule(of("long_k"), sms)
+    longk_min_small_side = skinny_max_side(of("long_k_thin"))  # where skinny beats longk
     return {"skinny_max_rows": skinny_max_side([row for row in skinny if row["M"] <= row["N"]]),
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk"), short_k, sms),
-            "longk_min_small_side": skinny_max_side(of("long_k_thin")),  # where skinny beats longk
+            "longk_min_small_side": longk_min_small_side,
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k, "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
-            "precision": precision_thresholds(of("precision"), register_split_min_k, long_k["max_mn_per_sm"], sms),
+            "precision": precision_thresholds(of("precision"), register_split_min_k, long_k["max_mn_per_sm"], sms,
+                                              longk_min_small_side),
             "register_split_max_side": register_split_max_side(of("precision"), long_k["max_mn_per_sm"], sms),
             "ozaki": ozaki_bounds(of("ozaki")),
             "accurate_min_k": accurate_min_k(draws),
@@ -452,16 +467,21 @@ def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = No
 
 
 def precision_thresholds(measurements: list[dict], register_split_min_k: int | str = 1,
-                         long_k_max_mn_per_sm: int | None = None, sms: int = 1) -> dict[str, tuple[float, float]]:
-    """The intensity thresholds of each tensor-core kernel against its class's choice off the tensor cores: the
-    fp32-accurate class's two kernels each over the rows it would take (takes_register_split, with best's long-K
-    rule of long_k_max_mn_per_sm outputs per SM on sms SMs)."""
+                         long_k_max_mn_per_sm: int | None = None, sms: int = 1,
+                         longk_min_small_side: int = 0) -> dict[str, tuple[float, float]]:
+    """The intensity thresholds of each tensor-core kernel against its class's choice off the tensor cores, each
+    over the rows it would take: wgmma_tf32 over those that best_tf32 does not give longk_tf32 (takes_longk_tf32),
+    the fp32-accurate class's two kernels each over its own (takes_register_split); with best's long-K rule of
+    long_k_max_mn_per_sm outputs per SM on sms SMs, whose C of a smaller side up to longk_min_small_side goes to
+    the skinny kernel."""
     max_side = register_split_max_side(measurements, long_k_max_mn_per_sm, sms)
     takes = [takes_register_split(row, max_side, register_split_min_k, long_k_max_mn_per_sm, sms)
              for row in measurements]
     split = [row for row, taken in zip(measurements, takes) if taken]
     both = [row for row, taken in zip(measurements, takes) if not taken]
-    return {"tf32": min_intensities(measurements, TENSOR_KERNELS["tf32"]),
+    by_intensity = [row for row in measurements
+                    if not takes_longk_tf32(row, long_k_max_mn_per_sm, longk_min_small_side, sms)]
+    return {"tf32": min_intensities(by_intensity, TENSOR_KERNELS["tf32"]),
             "fp32_accurate": min_intensities(both, TENSOR_KERNELS["fp32_accurate"], FP32_ACCURATE_FFMA),
             "register_split": min_intensities(split, REGISTER_SPLIT, FP32_ACCURATE_FFMA)}
 
@@ -572,6 +592,7 @@ def render_precision(t: dict) -> str:
 
 #include <climits>
 #include <cmath>
+#include <cstdint>
 
 namespace precision_table {{
 
@@ -588,6 +609,12 @@ inline constexpr double kFp32AccurateMinFlopsPerByte = {bound(t["precision"]["fp
 inline constexpr double kFp32AccurateMinOperandFlopsPerByte = {bound(t["precision"]["fp32_accurate"][1])};
 inline constexpr double kRegisterSplitMinFlopsPerByte = {bound(t["precision"]["register_split"][0])};
 inline constexpr double kRegisterSplitMinOperandFlopsPerByte = {bound(t["precision"]["register_split"][1])};
+
+// The largest C (in outputs) over which best_tf32 runs longk_tf32 where best's long-K rule takes the product (and
+// C's smaller side is past kLongkMinSmallSide): up to about this size it beat wgmma_tf32, past it wgmma_tf32's
+// tiles won (docs/experiments/2026-12-06-shared-ring.md; set from that record, not by a sweep). The kTf32*
+// thresholds above leave the sweep's products of longk_tf32 aside.
+inline constexpr int64_t kLongkTf32MaxOutputs = {LONGK_TF32_MAX_OUTPUTS};
 
 // The smaller side of C (rows or columns) up to which the fp32-accurate class takes {REGISTER_SPLIT}
 // rather than {TENSOR_KERNELS["fp32_accurate"]}: of the precision sweep's sides, the one whose choices lost the least

@@ -76,7 +76,7 @@ def takes_longk_tf32(M, N, K):
     long_k = (K >= constant("kLongKMin", "best_table.h")
               and M * N // matmul_opt.device_info().sm_count <= constant("kLongKMaxMnPerSm", "best_table.h"))
     return (long_k and min(M, N) > constant("kLongkMinSmallSide", "best_table.h")
-            and M * N <= constant("kLongkTf32MaxOutputs", "by_precision.cu"))
+            and M * N <= constant("kLongkTf32MaxOutputs"))
 
 
 def tensor_kernel(dispatcher, M, N, K):

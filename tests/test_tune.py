@@ -299,6 +299,7 @@ def test_the_precision_table_holds_the_thresholds():
     assert "kRegisterSplitMinK = 4096;" in text and "kRegisterSplitMinFlopsPerByte = 13.6;" in text
     assert "kRegisterSplitMinOperandFlopsPerByte = 20.0;" in text
     assert "kOzakiMinOperandFlopsPerByte = 1448.2;" in text and "kOzakiMinK = 11585.2;" in text
+    assert f"kLongkTf32MaxOutputs = {tune.LONGK_TF32_MAX_OUTPUTS};" in text
     never = tune.render_precision({"precision": {"tf32": (1.0, 1.0), "fp32_accurate": (1.0, 1.0),
                                                  "register_split": (1.0, 1.0)},
                                    "register_split_max_side": 0, "accurate_min_k": 256,
@@ -420,6 +421,30 @@ def test_the_register_split_kernel_takes_the_smaller_sides_up_to_the_least_loss(
     # From a K where its error keeps the contract only.
     assert [tune.takes_register_split(row, 48, 4096) for row in rows] == [False, True, False, False, False]
     assert not any(tune.takes_register_split(row, 48, "INT_MAX") for row in rows)
+
+
+def tf32_row(M, N, K, best_ms, wgmma_ms):
+    fp32_accurate = {"wgmma_3xtf32": 1.0, "wgmma_3xtf32_register_split": 1.0, "fp32_accurate_ffma": 1.0}
+    return {"sweep": "precision", "M": M, "N": N, "K": K,
+            "ms": {"best": best_ms, "wgmma_tf32": wgmma_ms, **fp32_accurate}}
+
+
+def test_the_tf32_thresholds_leave_aside_the_products_best_tf32_gives_longk_tf32():
+    """A long K over a small C goes to longk_tf32, whatever the thresholds say: its times of best and wgmma_tf32
+    would only move the thresholds on the products that take them. Past LONGK_TF32_MAX_OUTPUTS, or with a smaller
+    side that best leaves to the skinny kernel, the long K is the thresholds' again."""
+    panels = [tf32_row(16, 4096, 4096, 1.0, 2.0), tf32_row(32, 4096, 4096, 2.0, 1.0)]
+    longk_tf32 = tf32_row(64, 64, 131072, 1.0, 3.0)  # intensity 16, past the 32-row panel's
+    assert tune.takes_longk_tf32(longk_tf32, 1986, 8, 132)
+    assert not tune.takes_longk_tf32(longk_tf32, 1986, 64, 132) and not tune.takes_longk_tf32(longk_tf32, None, 8, 132)
+    assert not tune.takes_longk_tf32(tf32_row(256, 256, 131072, 1.0, 1.0), 1986, 8, 132)  # more outputs
+    thresholds = tune.precision_thresholds(panels + [longk_tf32], long_k_max_mn_per_sm=1986, sms=132,
+                                           longk_min_small_side=8)["tf32"]
+    assert thresholds == tune.min_intensities(panels, "wgmma_tf32")
+    assert tune.flops_per_byte(panels[1]) >= thresholds[0] and tune.operand_flops_per_byte(panels[1]) >= thresholds[1]
+    # Counted, the long-K product would have kept the panel it loses to off the tensor cores.
+    counted = tune.precision_thresholds(panels + [longk_tf32])["tf32"]
+    assert tune.operand_flops_per_byte(panels[1]) < counted[1]
 
 
 def test_each_fp32_accurate_kernel_has_thresholds_from_the_shapes_it_would_take():

@@ -107,15 +107,11 @@ mm_status launch_by_intensity(Launcher tensor, mm_status (*requirement)(), const
 
 std::atomic<bool> fp32_ffma_forced{false};  // by_precision::force_fp32_ffma
 
-// The largest C (in outputs) over which best_tf32 runs longk_tf32: up to about this size it beats wgmma_tf32, past
-// it wgmma_tf32's tiles win (docs/experiments/2026-12-06-shared-ring.md gives the measurements).
-constexpr int64_t kLongkTf32MaxOutputs = 19200;
-
 // Whether best_tf32 runs longk_tf32: a long K over a C that best's long-K rule takes, whose smaller side is past
-// what best leaves to the skinny kernel, of at most kLongkTf32MaxOutputs outputs.
+// what best leaves to the skinny kernel, of at most kLongkTf32MaxOutputs outputs (precision_table.h).
 bool takes_longk_tf32(const GemmArgs& g, int sms) {
     return best::takes_long_k(g, sms) && (g.M < g.N ? g.M : g.N) > best_table::kLongkMinSmallSide &&
-           int64_t(g.M) * g.N <= kLongkTf32MaxOutputs;
+           int64_t(g.M) * g.N <= precision_table::kLongkTf32MaxOutputs;
 }
 
 // Where best's in-order chains lose accuracy against cuBLAS fp32's shallow K slices: C of at most this many outputs

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cmath>
+#include <cstdint>
 
 namespace precision_table {
 
@@ -16,12 +17,18 @@ namespace precision_table {
 // 16, 32, 48, 96, 192, 256, 384, 512, 768 rows against 4096 columns and the transpose at K = 1024, 4096; cubes of 768, 1536, 3072;
 // 4096^2 at K = 16, 32, 64, 128, 256; squares of 64, 128, 256, 512 at K = 131072); INFINITY: never.
 // kTf32*: wgmma_tf32; kFp32Accurate*: wgmma_3xtf32; kRegisterSplit*: wgmma_3xtf32_register_split.
-inline constexpr double kTf32MinFlopsPerByte = 15.6;
-inline constexpr double kTf32MinOperandFlopsPerByte = 19.5;
+inline constexpr double kTf32MinFlopsPerByte = 11.1;
+inline constexpr double kTf32MinOperandFlopsPerByte = 11.2;
 inline constexpr double kFp32AccurateMinFlopsPerByte = 43.9;
 inline constexpr double kFp32AccurateMinOperandFlopsPerByte = 209.0;
 inline constexpr double kRegisterSplitMinFlopsPerByte = 23.1;
 inline constexpr double kRegisterSplitMinOperandFlopsPerByte = 19.4;
+
+// The largest C (in outputs) over which best_tf32 runs longk_tf32 where best's long-K rule takes the product (and
+// C's smaller side is past kLongkMinSmallSide): up to about this size it beat wgmma_tf32, past it wgmma_tf32's
+// tiles won (docs/experiments/2026-12-06-shared-ring.md; set from that record, not by a sweep). The kTf32*
+// thresholds above leave the sweep's products of longk_tf32 aside.
+inline constexpr int64_t kLongkTf32MaxOutputs = 19200;
 
 // The smaller side of C (rows or columns) up to which the fp32-accurate class takes wgmma_3xtf32_register_split
 // rather than wgmma_3xtf32: of the precision sweep's sides, the one whose choices lost the least
