@@ -24,8 +24,8 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 - long K over one longk tile: C of S x 32 and 32 x S at K = 131072, S from 1 to 32, the skinny kernel against
   the longk kernel: the skinny kernel up to the largest S below which it wins every shape, longk past it
   (kLongkMinSmallSide);
-- long K over a tiny C: C of S x S at K = 131072, S from 1 to 8, where neither operand dominates the bytes, the
-  skinny kernel against the longk kernel: longk up to the largest S below which it wins every shape
+- long K over a tiny C: C of S x L and L x S at K = 131072, 1 <= S <= L <= 8, where neither operand is large, the
+  skinny kernel against the longk kernel: longk up to the largest L below which it wins every shape
   (kLongkTinyMaxSide);
 - short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
@@ -81,7 +81,7 @@ SKINNY_NAME = "skinny"
 SHORTK_NAME = "shortk"
 LONGK_NAME = "longk"
 LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits one longk tile
-LONGK_TINY_SIDES = [1, 2, 3, 4, 6, 8]  # the long-K-tiny sweep's C of S x S: up to kLongkMinSmallSide's range
+LONGK_TINY_SIDES = [1, 2, 3, 4, 6, 8]  # the long-K-tiny sweep's sides: up to kLongkMinSmallSide's range
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 TIE_FRACTION = 0.015  # table_rows: a winner by less than this keeps the configuration of the size below
@@ -150,7 +150,11 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
         shapes += [("long_k_thin", side, LONGK_MAX_SIDE, LONG_K, AUTO_SPLITS)]
         if side < LONGK_MAX_SIDE:
             shapes += [("long_k_thin", LONGK_MAX_SIDE, side, LONG_K, AUTO_SPLITS)]
-    shapes += [("long_k_tiny", side, side, LONG_K, AUTO_SPLITS) for side in LONGK_TINY_SIDES]
+    for large in LONGK_TINY_SIDES:
+        for small in (side for side in LONGK_TINY_SIDES if side <= large):
+            shapes += [("long_k_tiny", small, large, LONG_K, AUTO_SPLITS)]
+            if small < large:
+                shapes += [("long_k_tiny", large, small, LONG_K, AUTO_SPLITS)]
     return shapes
 
 
@@ -553,8 +557,8 @@ inline constexpr Rate kLongKRates[] = {{
 // at most kLongkMinSmallSide (it beats longk at every S x {LONGK_MAX_SIDE} and {LONGK_MAX_SIDE} x S up to it, K = {LONG_K}), else longk.
 inline constexpr int kLongkMinSmallSide = {t["longk_min_small_side"]};
 
-// But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand dominates the bytes (it beats
-// the skinny kernel at every S x S up to it, S of {", ".join(map(str, LONGK_TINY_SIDES))}, K = {LONG_K}; 0: at none).
+// But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand is large (it beats the
+// skinny kernel at every S x L and L x S up to it, S <= L of {", ".join(map(str, LONGK_TINY_SIDES))}, K = {LONG_K}; 0: at none).
 inline constexpr int kLongkTinyMaxSide = {t["longk_tiny_max_side"]};
 
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the

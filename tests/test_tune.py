@@ -110,22 +110,27 @@ def test_the_table_leaves_to_skinny_the_small_sides_where_it_beats_longk():
 
 
 def test_the_long_k_tiny_sweep_times_skinny_against_longk_on_c_of_two_small_sides():
-    tiny = [(M, N) for sweep, M, N, _, _ in sweeps() if sweep == "long_k_tiny"]
-    assert tiny and all(M == N for M, N in tiny) and {M for M, _ in tiny} >= {1, 2, 4, 8}
+    tiny = {(M, N) for sweep, M, N, _, _ in sweeps() if sweep == "long_k_tiny"}
+    sides = {M for M, _ in tiny}
+    assert sides >= {1, 2, 4, 8} and max(sides) <= 8
+    assert tiny == {(M, N) for M in sides for N in sides}, "every C of the sides swept, both ways round"
     assert candidate("longk", "long_k_tiny", 1, 1) and candidate("skinny", "long_k_tiny", 8, 8)
     assert not candidate("pipelined 64x64x16", "long_k_tiny", 8, 8)
 
 
-def test_the_table_gives_longk_the_tiny_c_up_to_the_side_past_which_skinny_wins_one():
-    def row(side, longk_wins):
-        return {"sweep": "long_k_tiny", "M": side, "N": side, "K": 131072,
+def test_the_table_gives_longk_the_tiny_c_up_to_the_larger_side_where_skinny_wins_one():
+    def row(M, N, longk_wins):
+        return {"sweep": "long_k_tiny", "M": M, "N": N, "K": 131072,
                 "ms": {"skinny": 1.0, "longk": 0.5 if longk_wins else 2.0}}
 
     saved = json.loads(MEASUREMENTS.read_text())
-    t = tables(saved["measurements"] + [row(1, True), row(2, True), row(4, False), row(8, True)], saved["sms"])
+    won = [row(1, 1, True), row(1, 2, True), row(2, 1, True), row(2, 2, True), row(4, 4, True), row(1, 4, False),
+           row(8, 8, True)]
+    t = tables(saved["measurements"] + won, saved["sms"])
     assert t["longk_tiny_max_side"] == 2
     assert "inline constexpr int kLongkTinyMaxSide = 2;" in render(t)
-    assert tables(saved["measurements"] + [row(1, False), row(2, True)], saved["sms"])["longk_tiny_max_side"] == 0
+    lost = [row(1, 1, False), row(2, 2, True)]
+    assert tables(saved["measurements"] + lost, saved["sms"])["longk_tiny_max_side"] == 0
 
 
 def test_a_sweep_of_best_measured_on_another_gpu_is_named_in_best_table_h_alone():
