@@ -82,6 +82,10 @@ inline constexpr Rate kLongKRates[] = {
 // at most kLongkMinSmallSide (it beats longk at every S x 32 and 32 x S up to it, K = 131072), else longk.
 inline constexpr int kLongkMinSmallSide = 8;
 
+// But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand is large (it beats the
+// skinny kernel at every S x L and L x S up to it, S <= L of 1, 2, 3, 4, 6, 8, K = 131072; 0: at none).
+inline constexpr int kLongkTinyMaxSide = 0;
+
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from 1024^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // 4 rows or columns against 4096 x 4096.
