@@ -26,7 +26,8 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
   (kLongkMinSmallSide);
 - long K over a tiny C: C of S x L and L x S at K = 131072, 1 <= S <= L <= 8, where neither operand is large, the
   skinny kernel against the longk kernel: longk up to the largest L below which it wins every shape
-  (kLongkTinyMaxSide);
+  (kLongkTinyMaxSide), and up to the K per SM swept (kLongkTinyMaxKPerSm): longk spreads K over the SMs, so its
+  time grows with K per SM, while the skinny kernel's, launch-bound on so few bytes, hardly does;
 - short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
   (kRows). Each bound lies halfway (geometrically) between the per-SM sizes where the winner changes.
@@ -278,10 +279,11 @@ def skinny_max_side(measurements: list[dict]) -> int:
     return largest_won(measurements, lambda row: min(row["M"], row["N"]), lambda row: fastest(row) == SKINNY_NAME)
 
 
-def longk_tiny_max_side(measurements: list[dict]) -> int:
-    """The largest side of C up to which the longk kernel is the fastest at every shape of the measurements (0:
-    none)."""
-    return largest_won(measurements, lambda row: max(row["M"], row["N"]), lambda row: fastest(row) == LONGK_NAME)
+def longk_tiny_bounds(measurements: list[dict], sms: int) -> tuple[int, int]:
+    """The largest side of C up to which the longk kernel is the fastest at every shape of the measurements, and
+    the longest K per SM they measured (rounded up, so that it admits the K swept); (0, 0) where longk wins none."""
+    side = largest_won(measurements, lambda row: max(row["M"], row["N"]), lambda row: fastest(row) == LONGK_NAME)
+    return side, -(-max(row["K"] for row in measurements) // sms) if side and measurements else 0
 
 
 def by_mn_per_sm(rows: list[tuple[int | str, str, list[int]]], M: int, N: int, sms: int) -> str:
@@ -481,7 +483,7 @@ def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = No
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk"), short_k, sms),
             "longk_min_small_side": longk_min_small_side,
-            "longk_tiny_max_side": longk_tiny_max_side(of("long_k_tiny")),  # where longk beats skinny
+            "longk_tiny": longk_tiny_bounds(of("long_k_tiny"), sms),  # where longk beats skinny
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k, "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
@@ -577,9 +579,11 @@ inline constexpr Rate kLongKRates[] = {{
 // at most kLongkMinSmallSide (it beats longk at every S x {LONGK_MAX_SIDE} and {LONGK_MAX_SIDE} x S up to it, K = {LONG_K}), else longk.
 inline constexpr int kLongkMinSmallSide = {t["longk_min_small_side"]};
 
-// But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand is large (it beats the
-// skinny kernel at every S x L and L x S up to it, S <= L of {", ".join(map(str, LONGK_TINY_SIDES))}, K = {LONG_K}; 0: at none).
-inline constexpr int kLongkTinyMaxSide = {t["longk_tiny_max_side"]};
+// But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand is large, and K is at most
+// kLongkTinyMaxKPerSm per SM (it beats the skinny kernel at every S x L and L x S up to that side, S <= L of
+// {", ".join(map(str, LONGK_TINY_SIDES))}, K = {LONG_K}, the K per SM bound; its time grows with K per SM; 0: at none).
+inline constexpr int kLongkTinyMaxSide = {t["longk_tiny"][0]};
+inline constexpr int kLongkTinyMaxKPerSm = {t["longk_tiny"][1]};
 
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from {CUT_MIN_SQUARE}^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to

@@ -10,7 +10,8 @@
 //   that one longk tile covers goes to the longk kernel, which fills the GPU along K alone, unless its smaller
 //   side is so small (up to kLongkMinSmallSide) that the skinny kernel, which streams the operand that side
 //   leaves large, wins; where both sides are that small (up to kLongkTinyMaxSide), neither operand is large and
-//   the longk kernel keeps C. A C with a side the next rule gives the skinny kernel against a side past longk's
+//   the longk kernel keeps C up to a K per SM (kLongkTinyMaxKPerSm): its time grows with K per SM, while the
+//   skinny kernel's, launch-bound on so few bytes, hardly does. A C with a side the next rule gives the skinny kernel against a side past longk's
 //   tile is not a small C but a small side: one row against tens of thousands of columns at a long K has few
 //   outputs per SM, yet its large operand, not its tiles, sets its time;
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
@@ -249,11 +250,12 @@ int splits_for(const ConfigDesc& config, const GemmArgs& g, int sms) {
 // C that one of its tiles covers, unless the smaller side leaves it to the skinny kernel; the skinny kernel for the
 // smallest C it takes; else the configuration whose tiles, padded to cover C, take the least time at its rate.
 // A C whose sides are both so small (up to kLongkTinyMaxSide) that neither operand dominates the bytes goes to the
-// longk kernel whatever its smaller side.
+// longk kernel whatever its smaller side, up to kLongkTinyMaxKPerSm of K per SM.
 const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int sms, int64_t mn_per_sm) {
     if (!best::takes_long_k(g, sms)) return nullptr;
     const int small_side = g.M < g.N ? g.M : g.N, large_side = g.M < g.N ? g.N : g.M;
-    const bool tiny_c = large_side <= best_table::kLongkTinyMaxSide;
+    const bool tiny_c = large_side <= best_table::kLongkTinyMaxSide &&
+                        g.K <= int64_t(best_table::kLongkTinyMaxKPerSm) * sms;
     if (large_side <= longk::kMaxTileSide &&
         (small_side > best_table::kLongkMinSmallSide || tiny_c || !skinny::takes(g)))
         return &longk::kPlanned;
