@@ -24,6 +24,10 @@ measures the choice on shapes nobody tuned to. Every configuration of best is ti
 - long K over one longk tile: C of S x 32 and 32 x S at K = 131072, S from 1 to 32, the skinny kernel against
   the longk kernel: the skinny kernel up to the largest S below which it wins every shape, longk past it
   (kLongkMinSmallSide);
+- long K over a tiny C: C of S x L and L x S at K = 131072, 1 <= S <= L <= 8, where neither operand is large, the
+  skinny kernel against the longk kernel: longk up to the largest L below which it wins every shape
+  (kLongkTinyMaxSide), and up to the K per SM swept (kLongkTinyMaxKPerSm): longk spreads K over the SMs, so its
+  time grows with K per SM, while the skinny kernel's, launch-bound on so few bytes, hardly does;
 - short K: squares at K = 32: a row per range of output elements per SM (kShortKRows);
 - squares: growing squares at K = min(size, 4096), with the split-K rule's slices, as best runs them: likewise
   (kRows). Each bound lies halfway (geometrically) between the per-SM sizes where the winner changes.
@@ -79,6 +83,7 @@ SKINNY_NAME = "skinny"
 SHORTK_NAME = "shortk"
 LONGK_NAME = "longk"
 LONGK_MAX_SIDE = 32  # longk.h's kMaxTileSide: the long-K-thin sweep's C fits one longk tile
+LONGK_TINY_SIDES = [1, 2, 3, 4, 6, 8]  # the long-K-tiny sweep's sides: up to kLongkMinSmallSide's range
 SHORTK_SIZES = [3072, 6144]
 SHORTK_KS = [1, 2, 3, 4, 6, 8, 12, 16]  # up to shortk.h's kMaxK: past it the shortk kernel runs its fallback
 TIE_FRACTION = 0.015  # table_rows: a winner by less than this keeps the configuration of the size below
@@ -151,23 +156,39 @@ def sweeps() -> list[tuple[str, int, int, int, int]]:
         shapes += [("long_k_thin", side, LONGK_MAX_SIDE, LONG_K, AUTO_SPLITS)]
         if side < LONGK_MAX_SIDE:
             shapes += [("long_k_thin", LONGK_MAX_SIDE, side, LONG_K, AUTO_SPLITS)]
+    for large in LONGK_TINY_SIDES:
+        for small in (side for side in LONGK_TINY_SIDES if side <= large):
+            shapes += [("long_k_tiny", small, large, LONG_K, AUTO_SPLITS)]
+            if small < large:
+                shapes += [("long_k_tiny", large, small, LONG_K, AUTO_SPLITS)]
     return shapes
 
 
 def candidate(name: str, sweep: str, M: int, N: int) -> bool:
     """Whether configuration `name` is timed at M x N in `sweep`: the skinny kernel where it takes the small side,
-    the shortk kernel in its sweep, the longk kernel and the skinny kernel alone in the long-K-thin sweep, and
-    every tiled configuration elsewhere."""
-    if sweep == "long_k_thin":
+    the shortk kernel in its sweep, the longk kernel and the skinny kernel alone in the long-K-thin and long-K-tiny
+    sweeps, and every tiled configuration elsewhere."""
+    if sweep in ("long_k_thin", "long_k_tiny"):
         return name in (SKINNY_NAME, LONGK_NAME)
     if name == SKINNY_NAME:
         return sweep in ("skinny", "long_k") and min(M, N) <= SKINNY_MAX_SIDE  # past it, its fallback runs
     return name not in (SHORTK_NAME, LONGK_NAME) or (name == SHORTK_NAME and sweep == "shortk")
 
 
+def best_sweeps() -> list[str]:
+    """The names of the sweeps of best's table, in the order they run."""
+    return list(dict.fromkeys(sweep for sweep, *_ in sweeps()))
+
+
 def sweep_names() -> list[str]:
     """The sweeps' names, in the order they run: best's, then the precision, ozaki and accuracy sweeps."""
-    return list(dict.fromkeys(sweep for sweep, *_ in sweeps())) + ["precision", "ozaki", "accuracy"]
+    return best_sweeps() + ["precision", "ozaki", "accuracy"]
+
+
+def measured_elsewhere(t: dict, names: list[str]) -> str:
+    """A generated file's comment lines for those of the sweeps `names` that ran on a GPU other than the rest's."""
+    return "".join(f"\n// The {sweep} sweep ran on {gpu}, not on the GPU of the other sweeps (tune --other-gpu)."
+                   for sweep, gpu in sorted(t.get("measured_on", {}).items()) if sweep in names)
 
 
 def measure(repetitions: int, only: set[str] | None = None) -> list[dict]:
@@ -256,6 +277,13 @@ def skinny_max_side(measurements: list[dict]) -> int:
     """The largest small side up to which the skinny kernel is the fastest at every shape of the measurements (0:
     none)."""
     return largest_won(measurements, lambda row: min(row["M"], row["N"]), lambda row: fastest(row) == SKINNY_NAME)
+
+
+def longk_tiny_bounds(measurements: list[dict], sms: int) -> tuple[int, int]:
+    """The largest side of C up to which the longk kernel is the fastest at every shape of the measurements, and
+    the longest K per SM they measured (rounded up, so that it admits the K swept); (0, 0) where longk wins none."""
+    side = largest_won(measurements, lambda row: max(row["M"], row["N"]), lambda row: fastest(row) == LONGK_NAME)
+    return side, -(-max(row["K"] for row in measurements) // sms) if side and measurements else 0
 
 
 def by_mn_per_sm(rows: list[tuple[int | str, str, list[int]]], M: int, N: int, sms: int) -> str:
@@ -455,6 +483,7 @@ def tables(measurements: list[dict], sms: int, accuracy: list | dict | None = No
             "skinny_max_columns": skinny_max_side([row for row in skinny if row["M"] > row["N"]]),
             "shortk_max_k": shortk_max_k(of("shortk"), short_k, sms),
             "longk_min_small_side": longk_min_small_side,
+            "longk_tiny": longk_tiny_bounds(of("long_k_tiny"), sms),  # where longk beats skinny
             "panels": panel_rows(of("panels")), "panel_ks": sorted({row["K"] for row in of("panels")}),
             "long_k": long_k, "cut": cut_rates(of("squares"), skinny, sms),
             "short_k": short_k, "squares": table_rows(of("squares"), sms),
@@ -495,7 +524,8 @@ def render(t: dict) -> str:
     panels = "".join(f'    {{{max_k}, {side}, "{few_rows}", "{few_columns}"}},\n'
                      for max_k, side, few_rows, few_columns in t["panels"])
     rates = "".join(f'    {{"{name}", {tflops}}},\n' for name, tflops in t["long_k"]["rates"])
-    return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.
+    elsewhere = measured_elsewhere(t, best_sweeps())
+    return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.{elsewhere}
 #pragma once
 
 #include <climits>
@@ -549,6 +579,12 @@ inline constexpr Rate kLongKRates[] = {{
 // at most kLongkMinSmallSide (it beats longk at every S x {LONGK_MAX_SIDE} and {LONGK_MAX_SIDE} x S up to it, K = {LONG_K}), else longk.
 inline constexpr int kLongkMinSmallSide = {t["longk_min_small_side"]};
 
+// But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand is large, and K is at most
+// kLongkTinyMaxKPerSm per SM (it beats the skinny kernel at every S x L and L x S up to that side, S <= L of
+// {", ".join(map(str, LONGK_TINY_SIDES))}, K = {LONG_K}, the K per SM bound; its time grows with K per SM; 0: at none).
+inline constexpr int kLongkTinyMaxSide = {t["longk_tiny"][0]};
+inline constexpr int kLongkTinyMaxKPerSm = {t["longk_tiny"][1]};
+
 // The ragged-edge rule's rates: the lowest tile FMAs per SM per microsecond of the fastest configuration on the
 // squares from {CUT_MIN_SQUARE}^2 up, and the lowest bytes per microsecond the skinny kernel streams on C of 1 to
 // {CUT_EDGE_SIDE} rows or columns against {AGAINST} x {AGAINST}.
@@ -585,8 +621,7 @@ def render_precision(t: dict) -> str:
 
     def listed(values):
         return ", ".join(map(str, values))
-    elsewhere = "".join(f"\n// The {sweep} sweep ran on {gpu}, not on the GPU of the other sweeps (tune --other-gpu)."
-                        for sweep, gpu in sorted(t.get("measured_on", {}).items()))
+    elsewhere = measured_elsewhere(t, [sweep for sweep in sweep_names() if sweep not in best_sweeps()])
     return f"""// Generated by `python3 -m matmul_opt.tune --write`; edits are overwritten.{elsewhere}
 #pragma once
 

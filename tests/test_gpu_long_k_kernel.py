@@ -70,3 +70,17 @@ def test_gives_the_same_bits_every_time(kernel):
     A, B, _, _ = operands(70, 45, 300001, 0, 1, seed=5)
     results = [product(kernel, A, B, 70, 45, (0, 1)) for _ in range(3)]
     assert torch.equal(results[0], results[1]) and torch.equal(results[0], results[2])
+
+
+@pytest.mark.parametrize("ops", OPS, ids=OP_IDS)
+@pytest.mark.parametrize("shape", [(1, 1, 20000), (7, 5, 70001), (8, 8, 131071), (2, 6, 99999), (1, 1, 1000003),
+                                   (6, 3, 777777), (8, 5, 400001)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_best_on_a_tiny_c_over_a_long_k(shape, ops):
+    """best's long-K rule on a C of both sides at most 8: longk up to its bound of K per SM, the skinny kernel past
+    it (the last three shapes, on a GPU of up to 132 SMs), in every op combination."""
+    M, N, K = shape
+    A, B, a, b = operands(M, N, K, *ops, seed=M + 5 * N + K % 97)
+    C = product("best", A, B, M, N, ops)
+    error = relative_error(C, a, b)
+    assert error <= tolerance("fp32", K), f"best {shape}, ops {ops}: relative error {error:.3e}"

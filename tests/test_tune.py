@@ -109,6 +109,41 @@ def test_the_table_leaves_to_skinny_the_small_sides_where_it_beats_longk():
     assert "inline constexpr int kLongkMinSmallSide = 1;" in render(tables(saved["measurements"] + thin, saved["sms"]))
 
 
+def test_the_long_k_tiny_sweep_times_skinny_against_longk_on_c_of_two_small_sides():
+    tiny = {(M, N) for sweep, M, N, _, _ in sweeps() if sweep == "long_k_tiny"}
+    sides = {M for M, _ in tiny}
+    assert sides >= {1, 2, 4, 8} and max(sides) <= 8
+    assert tiny == {(M, N) for M in sides for N in sides}, "every C of the sides swept, both ways round"
+    assert candidate("longk", "long_k_tiny", 1, 1) and candidate("skinny", "long_k_tiny", 8, 8)
+    assert not candidate("pipelined 64x64x16", "long_k_tiny", 8, 8)
+
+
+def test_the_table_gives_longk_the_tiny_c_up_to_the_larger_side_where_skinny_wins_one_and_the_k_per_sm_swept():
+    def row(M, N, longk_wins):
+        return {"sweep": "long_k_tiny", "M": M, "N": N, "K": 131072,
+                "ms": {"skinny": 1.0, "longk": 0.5 if longk_wins else 2.0}}
+
+    saved = json.loads(MEASUREMENTS.read_text())
+    saved["measurements"] = [row for row in saved["measurements"] if row.get("sweep") != "long_k_tiny"]
+    won = [row(1, 1, True), row(1, 2, True), row(2, 1, True), row(2, 2, True), row(4, 4, True), row(1, 4, False),
+           row(8, 8, True)]
+    t = tables(saved["measurements"] + won, saved["sms"])
+    assert t["longk_tiny"] == (2, -(-131072 // saved["sms"]))
+    assert "inline constexpr int kLongkTinyMaxSide = 2;" in render(t)
+    assert f"inline constexpr int kLongkTinyMaxKPerSm = {-(-131072 // saved['sms'])};" in render(t)
+    lost = [row(1, 1, False), row(2, 2, True)]
+    assert tables(saved["measurements"] + lost, saved["sms"])["longk_tiny"] == (0, 0)
+
+
+def test_a_sweep_of_best_measured_on_another_gpu_is_named_in_best_table_h_alone():
+    saved = json.loads(MEASUREMENTS.read_text())
+    t = tables(saved["measurements"], saved["sms"], saved.get("accuracy"),
+               {**saved.get("measured_on", {}), "long_k_tiny": "Another GPU"})
+    assert "The long_k_tiny sweep ran on Another GPU" in render(t)
+    assert "long_k_tiny" not in tune.render_precision(t)
+    assert "The precision sweep ran on" not in render(t)
+
+
 def panel_row(M, N, fastest, K=4096):
     return {"sweep": "panels", "M": M, "N": N, "K": K, "ms": {fastest: 1.0, "slow": 3.0}}
 
@@ -148,6 +183,7 @@ def test_the_cut_rates_are_the_lowest_of_the_winners_and_of_the_skinny_kernel_on
 
 def test_the_rendered_file_holds_the_rows_by_name():
     text = render({"skinny_max_rows": 12, "skinny_max_columns": 3, "shortk_max_k": 9, "longk_min_small_side": 2,
+                   "longk_tiny": (4, 993),
                    "panels": [("INT_MAX", 32, "pipelined 32x128x16", "pipelined 128x32x16")], "panel_ks": [4096],
                    "long_k": {"max_mn_per_sm": 1986, "skinny_max_mn_per_sm": 11, "largest": 512, "skinny_sides": [1, 32],
                               "rates": [("pipelined 64x64x16", 35.92)]},
@@ -155,6 +191,7 @@ def test_the_rendered_file_holds_the_rows_by_name():
                    "short_k": [("INT64_MAX", "pipelined 128x128x16", [4096])],
                    "squares": [(100, "pipelined 64x64x16", [256]), ("INT64_MAX", "tma 128x256x32", [4096])]})
     assert "inline constexpr int kShortkMaxK = 9;" in text and "kLongkMinSmallSide = 2;" in text
+    assert "inline constexpr int kLongkTinyMaxSide = 4;" in text and "kLongkTinyMaxKPerSm = 993;" in text
     assert "inline constexpr int kSkinnyMaxRows = 12;" in text and "inline constexpr int kSkinnyMaxColumns = 3;" in text
     assert '{INT_MAX, 32, "pipelined 32x128x16", "pipelined 128x32x16"},' in text
     assert '{INT64_MAX, "pipelined 128x128x16"},  // fastest at 4096^2, K = 32' in text
@@ -168,7 +205,8 @@ def test_the_rendered_file_holds_the_rows_by_name():
 
 def test_the_committed_table_is_the_one_the_committed_measurements_give():
     saved = json.loads(MEASUREMENTS.read_text())
-    assert TABLE.read_text() == render(tables(saved["measurements"], saved["sms"]))
+    assert TABLE.read_text() == render(tables(saved["measurements"], saved["sms"], saved.get("accuracy"),
+                                              saved.get("measured_on")))
 
 
 def test_every_row_names_a_configuration_of_best():

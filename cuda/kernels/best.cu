@@ -9,9 +9,11 @@
 //   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C). A C
 //   that one longk tile covers goes to the longk kernel, which fills the GPU along K alone, unless its smaller
 //   side is so small (up to kLongkMinSmallSide) that the skinny kernel, which streams the operand that side
-//   leaves large, wins. A C with a side the next rule gives the skinny kernel against a side past longk's tile is
-//   not a small C but a small side: one row against tens of thousands of columns at a long K has few outputs per
-//   SM, yet its large operand, not its tiles, sets its time;
+//   leaves large, wins; where both sides are that small (up to kLongkTinyMaxSide), neither operand is large and
+//   the longk kernel keeps C up to a K per SM (kLongkTinyMaxKPerSm): its time grows with K per SM, while the
+//   skinny kernel's, launch-bound on so few bytes, hardly does. A C with a side the next rule gives the skinny kernel against a side past longk's
+//   tile is not a small C but a small side: one row against tens of thousands of columns at a long K has few
+//   outputs per SM, yet its large operand, not its tiles, sets its time;
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 24
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);
@@ -247,10 +249,15 @@ int splits_for(const ConfigDesc& config, const GemmArgs& g, int sms) {
 // The long-K rule's configuration for g, or nullptr where g is not a long K over a small C: the longk kernel for a
 // C that one of its tiles covers, unless the smaller side leaves it to the skinny kernel; the skinny kernel for the
 // smallest C it takes; else the configuration whose tiles, padded to cover C, take the least time at its rate.
+// A C whose sides are both so small (up to kLongkTinyMaxSide) that neither operand dominates the bytes goes to the
+// longk kernel whatever its smaller side, up to kLongkTinyMaxKPerSm of K per SM.
 const ConfigDesc* long_k_choice(const Tables& t, const GemmArgs& g, int sms, int64_t mn_per_sm) {
     if (!best::takes_long_k(g, sms)) return nullptr;
     const int small_side = g.M < g.N ? g.M : g.N, large_side = g.M < g.N ? g.N : g.M;
-    if (large_side <= longk::kMaxTileSide && (small_side > best_table::kLongkMinSmallSide || !skinny::takes(g)))
+    const bool tiny_c = large_side <= best_table::kLongkTinyMaxSide &&
+                        g.K <= int64_t(best_table::kLongkTinyMaxKPerSm) * sms;
+    if (large_side <= longk::kMaxTileSide &&
+        (small_side > best_table::kLongkMinSmallSide || tiny_c || !skinny::takes(g)))
         return &longk::kPlanned;
     if (mn_per_sm <= best_table::kLongKSkinnyMaxMnPerSm && skinny::takes(g)) return &skinny::kPlanned;
     const ConfigDesc* fastest = nullptr;
