@@ -4,6 +4,8 @@ their stages, on unaligned matrices; C starts as NaN, so an element left unwritt
 cuBLAS TF32 over a long K; results bitwise reproducible."""
 import pytest
 
+import matmul_opt
+from generated_tables import constant
 from matmul_opt.accuracy import tolerance
 
 pytestmark = pytest.mark.gpu
@@ -77,10 +79,16 @@ def test_gives_the_same_bits_every_time(kernel):
                                    (6, 3, 777777), (8, 5, 400001)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_best_on_a_tiny_c_over_a_long_k(shape, ops):
-    """best's long-K rule on a C of both sides at most 8: longk up to its bound of K per SM, the skinny kernel past
-    it (the last three shapes, on a GPU of up to 132 SMs), in every op combination."""
+    """best's long-K rule on a C of both sides at most 8: longk up to the table's bound of K per SM, the skinny kernel
+    past it (on 132 SMs, the first four shapes and the last three), in every op combination. The route shows in
+    best's result, bitwise that of the kernel it should run on the same inputs."""
     M, N, K = shape
     A, B, a, b = operands(M, N, K, *ops, seed=M + 5 * N + K % 97)
     C = product("best", A, B, M, N, ops)
     error = relative_error(C, a, b)
     assert error <= tolerance("fp32", K), f"best {shape}, ops {ops}: relative error {error:.3e}"
+    sms = matmul_opt.device_info().sm_count
+    tiny = (max(M, N) <= constant("kLongkTinyMaxSide", "best_table.h")
+            and K <= constant("kLongkTinyMaxKPerSm", "best_table.h") * sms)
+    expected = "longk" if tiny else "skinny"
+    assert torch.equal(C, product(expected, A, B, M, N, ops)), f"best {shape}, ops {ops}: not {expected}'s bits"

@@ -7,8 +7,6 @@ panels that best runs on tiles); the fp32-accurate dispatcher keeps its accuracy
 shape at every K; and matmul(precision=) reaches them from NumPy. (Op combinations, alpha and beta, ragged shapes,
 non-finite inputs and determinism: test_gpu_kernels.py runs every registered kernel, these included.)"""
 import math
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,19 +14,10 @@ import pytest
 import matmul_opt
 from matmul_opt import tune
 from contract_checks import assert_keeps_fp32_accurate_contract
+from generated_tables import constant
 from matmul_opt.accuracy import relative_error, tolerance, uniform
 
 pytestmark = pytest.mark.gpu
-
-CUDA = Path(__file__).resolve().parent.parent / "cuda"
-SOURCES = {name: (CUDA / "kernels" / name).read_text()
-           for name in ("precision_table.h", "by_precision.cu", "best_table.h")}
-SOURCES["problem.h"] = (CUDA / "core" / "problem.h").read_text()
-
-
-def constant(name, source="precision_table.h"):
-    value = re.search(rf"{name} = ([^;]+);", SOURCES[source]).group(1)
-    return {"INFINITY": float("inf"), "INT_MAX": 2**31 - 1}.get(value) or float(value)
 
 
 def best_streams_small_side(M, N):

@@ -9,11 +9,11 @@
 //   the rate the tuner measures for it on a C that every tile divides (the skinny kernel for the smallest C). A C
 //   that one longk tile covers goes to the longk kernel, which fills the GPU along K alone, unless its smaller
 //   side is so small (up to kLongkMinSmallSide) that the skinny kernel, which streams the operand that side
-//   leaves large, wins; where both sides are that small (up to kLongkTinyMaxSide), neither operand is large and
-//   the longk kernel keeps C up to a K per SM (kLongkTinyMaxKPerSm): its time grows with K per SM, while the
-//   skinny kernel's, launch-bound on so few bytes, hardly does. A C with a side the next rule gives the skinny
-//   kernel against a side past longk's tile is not a small C but a small side: one row against tens of thousands
-//   of columns at a long K has few outputs per SM, yet its large operand, not its tiles, sets its time;
+//   leaves large, wins; where both sides are small (up to kLongkTinyMaxSide), neither operand is large and the
+//   longk kernel keeps C up to the longest K per SM at which the tuner measured it winning (kLongkTinyMaxKPerSm):
+//   its time grows with K per SM, and past that the skinny kernel may win. A C with a side the next rule gives the
+//   skinny kernel against a side past longk's tile is not a small C but a small side: one row against tens of
+//   thousands of columns at a long K has few outputs per SM, yet its large operand, not its tiles, sets its time;
 // - a small side: C with at most kSkinnyMaxRows rows (kSkinnyMaxColumns columns) reads its large operand once and
 //   is bound by HBM bandwidth; the skinny kernel streams it with every SM; so it does for a small side of up to 24
 //   where the large side is wide enough for its bulk mainloop (skinny::streams_in_bulk);

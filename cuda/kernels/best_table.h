@@ -84,8 +84,8 @@ inline constexpr Rate kLongKRates[] = {
 inline constexpr int kLongkMinSmallSide = 8;
 
 // But longk where C's larger side is at most kLongkTinyMaxSide, so that neither operand is large, and K is at most
-// kLongkTinyMaxKPerSm per SM (it beats the skinny kernel at every S x L and L x S up to that side, S <= L of
-// 1, 2, 3, 4, 6, 8, K = 131072, the K per SM bound; its time grows with K per SM; 0: at none).
+// kLongkTinyMaxKPerSm per SM: the largest side up to which it beat the skinny kernel at every S x L and L x S
+// (S <= L of 1, 2, 3, 4, 6, 8) at K = 131072, and that K per SM (0: at none).
 inline constexpr int kLongkTinyMaxSide = 8;
 inline constexpr int kLongkTinyMaxKPerSm = 993;
 
