@@ -49,6 +49,25 @@ def test_cubin_compare_matches_kernels_by_their_code(tmp_path):
     assert len(counts) == 1 and 4 <= counts[0] <= 64, changed.stdout
 
 
+def test_cubin_compare_reads_a_zstd_compressed_cubin_per_kernel(tmp_path):
+    """A cubin as nvcc stores a large one in the fat binary (zstd, padded with zeros to 8 bytes) compares kernel by
+    kernel with the plain cubin (nvcc and the zstd command needed, no GPU)."""
+    if shutil.which("nvcc") is None or shutil.which("zstd") is None:
+        pytest.skip("nvcc or zstd not found")
+    for name in ("plain", "compressed"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "k.cu").write_text("__global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }\n")
+    plain = tmp_path / "plain" / "k.cubin"
+    subprocess.run(["nvcc", "-cubin", "-arch=sm_90", "-o", str(plain), str(tmp_path / "k.cu")], check=True,
+                   capture_output=True, timeout=120)
+    frame = subprocess.run(["zstd", "-c", "-q", str(plain)], check=True, capture_output=True, timeout=60).stdout
+    (tmp_path / "compressed" / "k.cubin").write_bytes(frame + bytes(-len(frame) % 8 or 8))
+    compare = subprocess.run([sys.executable, "-m", "tools.cubin_compare", str(tmp_path / "plain"),
+                              str(tmp_path / "compressed")], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert compare.returncode == 0 and "identical machine code: 1" in compare.stdout, compare.stdout + compare.stderr
+    assert "compressed cubin" not in compare.stdout
+
+
 def test_cubin_compare_reads_the_kernels_of_two_library_builds(tmp_path, capsys):
     """Two builds of the library compare by the cubins of their fat binaries: a copy holds the same code, and a copy
     with one byte of one kernel's code changed does not (the built library needed, no GPU)."""

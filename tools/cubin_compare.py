@@ -9,8 +9,9 @@ source: nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 -cubin SO
 (arch=compute_90a,code=sm_90a for the *_sm90a.cu sources). Line tables move with the source, but they are not
 kernel code, so -lineinfo builds compare too. Each kernel's code is its ELF section .text.<kernel>; kernels are
 matched by the bytes of that section, not by their names, so code that moved to another file, namespace or template
-keeps its match. A cubin that nvcc compressed in the fat binary (it does so for a large one) is not ELF and cannot be
-read per kernel here: it counts as one entry, compared whole by its compressed bytes. Prints the count of kernels
+keeps its match. A cubin that nvcc compressed in the fat binary (it does so for a large one, with zstd) is read per
+kernel where the zstd command decompresses it; elsewhere it counts as one entry, compared whole by its compressed
+bytes (which change with the source's host code too: the cubin names its module by a hash of it). Prints the count of kernels
 whose code is identical and names the kernels of either side whose code the other lacks, each with its count of
 instructions (the code's length over the 16 bytes of an sm_90 instruction: a static count, every path once). Exit
 status 0 when the two sides hold the same code, 1 otherwise.
@@ -20,7 +21,9 @@ from __future__ import annotations
 import argparse
 import collections
 import hashlib
+import shutil
 import struct
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,6 +71,25 @@ def fat_binary_cubins(fatbin: bytes) -> list[bytes]:
     return cubins
 
 
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+FATBIN_PADDING = 8  # an entry's payload is padded with zeros to a multiple of 8 bytes
+
+
+def decompressed(data: bytes) -> bytes | None:
+    """The ELF image of a zstd-compressed cubin, by the zstd command; None where it is not one or the command is
+    missing. The payload's padding is not part of the frame: the zeros at its end are tried off one by one."""
+    if data[:4] != ZSTD_MAGIC or shutil.which("zstd") is None:
+        return None
+    for padding in range(FATBIN_PADDING):
+        if padding and data[-padding] != 0:
+            break
+        frame = data[:len(data) - padding]
+        result = subprocess.run(["zstd", "-d", "-c", "-q"], input=frame, capture_output=True, timeout=300)
+        if result.returncode == 0 and result.stdout[:4] == b"\x7fELF":
+            return result.stdout
+    return None
+
+
 def collect(path: Path) -> dict[str, bytes]:
     if path.is_dir():
         images = [(cubin.read_bytes(), cubin) for cubin in sorted(path.glob("*.cubin"))]
@@ -79,8 +101,9 @@ def collect(path: Path) -> dict[str, bytes]:
         raise ValueError(f"no cubins in {path}")
     code = {}
     for index, (data, what) in enumerate(images):
-        if data[:4] == b"\x7fELF":
-            code.update(kernel_code(data, what))
+        image = data if data[:4] == b"\x7fELF" else decompressed(data)
+        if image is not None:
+            code.update(kernel_code(image, what))
         else:
             code[f"(compressed cubin {index} of {what})"] = data
     return code
