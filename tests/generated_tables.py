@@ -1,11 +1,12 @@
 """The constants of the library's tables as its sources spell them (the tuner's generated best_table.h and
-precision_table.h, the dispatchers' own), for GPU tests that predict which kernel a dispatcher runs."""
+precision_table.h, the dispatchers' own, longk.h's tile side), for GPU tests that predict which kernel a dispatcher
+runs and for the tuner's tests that check its copies of them."""
 import re
 from pathlib import Path
 
 CUDA = Path(__file__).resolve().parent.parent / "cuda"
 SOURCES = {name: (CUDA / "kernels" / name).read_text()
-           for name in ("precision_table.h", "by_precision.cu", "best_table.h")}
+           for name in ("precision_table.h", "by_precision.cu", "best_table.h", "longk.h")}
 SOURCES["problem.h"] = (CUDA / "core" / "problem.h").read_text()
 
 

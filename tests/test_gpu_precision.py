@@ -60,12 +60,9 @@ def fp32_accurate_tensor(M, N, K):
 
 
 def takes_longk_tf32(M, N, K):
-    """by_precision.cu's takes_longk_tf32: best's long-K rule takes the product, C's smaller side is past what best
-    leaves to the skinny kernel, and C has at most kLongkTf32MaxOutputs outputs."""
-    long_k = (K >= constant("kLongKMin", "best_table.h")
-              and M * N // matmul_opt.device_info().sm_count <= constant("kLongKMaxMnPerSm", "best_table.h"))
-    return (long_k and min(M, N) > constant("kLongkMinSmallSide", "best_table.h")
-            and M * N <= constant("kLongkTf32MaxOutputs"))
+    """by_precision.cu's takes_longk_tf32, as the tuner models it, with the committed table's bounds."""
+    return tune.takes_longk_tf32({"M": M, "N": N, "K": K}, constant("kLongKMaxMnPerSm", "best_table.h"),
+                                 constant("kLongkMinSmallSide", "best_table.h"), matmul_opt.device_info().sm_count)
 
 
 def tensor_kernel(dispatcher, M, N, K):

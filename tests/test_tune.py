@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from matmul_opt import LibraryNotFoundError, NoDeviceError, _library, tune
+from generated_tables import constant
 from matmul_opt.accuracy import FP32_ACCURATE_CONTRACT
 from matmul_opt.tune import (TABLE, candidate, cut_rates, long_k_rule, panel_rows, render, shortk_max_k,
                              skinny_max_side, sweeps, table_rows, tables)
@@ -107,6 +108,11 @@ def test_the_table_leaves_to_skinny_the_small_sides_where_it_beats_longk():
     thin = [row(1, 32, True), row(32, 1, True), row(2, 32, True), row(32, 2, False), row(4, 32, False)]
     assert tables(saved["measurements"] + thin, saved["sms"])["longk_min_small_side"] == 1
     assert "inline constexpr int kLongkMinSmallSide = 1;" in render(tables(saved["measurements"] + thin, saved["sms"]))
+
+
+def test_the_long_k_thin_sweep_fits_one_longk_tile():
+    """tune's copy of longk.h's largest tile side, which the long-K-thin sweep and best_table.h's comment use."""
+    assert tune.LONGK_MAX_SIDE == constant("kMaxTileSide", "longk.h")
 
 
 def test_the_long_k_tiny_sweep_times_skinny_against_longk_on_c_of_two_small_sides():

@@ -4,17 +4,18 @@ for refactors that must leave the machine code unchanged, on a machine whose CUD
     python3 -m tools.cubin_compare OLD NEW
 
 OLD and NEW are cubins, folders of them (*.cubin), or two builds of the library (matmul_opt/libmatmul.so, whose fat
-binary holds a cubin per source), made by the same nvcc command before and after the change, for example, per
-source: nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 -cubin SOURCE -o DIR/NAME.cubin
-(arch=compute_90a,code=sm_90a for the *_sm90a.cu sources). Line tables move with the source, but they are not
-kernel code, so -lineinfo builds compare too. Each kernel's code is its ELF section .text.<kernel>; kernels are
-matched by the bytes of that section, not by their names, so code that moved to another file, namespace or template
-keeps its match. A cubin that nvcc compressed in the fat binary (it does so for a large one, with zstd) is read per
-kernel where the zstd command decompresses it; elsewhere it counts as one entry, compared whole by its compressed
-bytes (which change with the source's host code too: the cubin names its module by a hash of it). Prints the count of kernels
-whose code is identical and names the kernels of either side whose code the other lacks, each with its count of
-instructions (the code's length over the 16 bytes of an sm_90 instruction: a static count, every path once). Exit
-status 0 when the two sides hold the same code, 1 otherwise.
+binary holds a cubin per source), made by the same nvcc command before and after the change, for example, per source:
+nvcc -O3 -std=c++20 -Icuda -gencode arch=compute_90,code=sm_90 -cubin SOURCE -o DIR/NAME.cubin
+(arch=compute_90a,code=sm_90a for the *_sm90a.cu sources). Line tables move with the source, but they are not kernel
+code, so -lineinfo builds compare too. Each kernel's code is its ELF section .text.<kernel>; kernels are matched by
+the bytes of that section, not by their names, so code that moved to another file, namespace or template keeps its
+match. A cubin that nvcc compressed in the fat binary (it does so for a large one, with zstd) is read per kernel
+where the zstd command decompresses it; elsewhere it counts as one entry, compared whole by its compressed bytes,
+which can differ where no kernel does (two builds of skinny.cu that differ in host code alone gave cubins 6 bytes
+apart, none of them in a kernel's code). Prints the count of kernels whose code is identical and names the kernels of
+either side whose code the other lacks, each with its count of instructions (the code's length over the 16 bytes of
+an sm_90 instruction: a static count, every path once). Exit status 0 when the two sides hold the same code, 1
+otherwise.
 """
 from __future__ import annotations
 
